@@ -1,0 +1,49 @@
+// Command ferretdb runs an embedded FerretDB v1 (MongoDB wire protocol,
+// SQLite backend) for tests and local development.
+//
+// It exists because FerretDB's own cmd panics without its build-time
+// version file when built from the module proxy; the embeddable package
+// does not need it.
+//
+// Usage: ferretdb -listen 127.0.0.1:27017 -data ./.data/ferretdb
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
+	data := flag.String("data", ".data/ferretdb", "directory for SQLite databases")
+	flag.Parse()
+
+	if err := os.MkdirAll(*data, 0o755); err != nil {
+		log.Fatalf("ferretdb: cannot create data directory: %v", err)
+	}
+
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Logger:    logger,
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + *data + "/",
+	})
+	if err != nil {
+		log.Fatalf("ferretdb: %v", err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Printf("ferretdb: listening on %s", *listen)
+	if err := f.Run(ctx); err != nil {
+		log.Fatalf("ferretdb: %v", err)
+	}
+}

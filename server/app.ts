@@ -1,0 +1,47 @@
+/**
+ * The Express application, without `listen` (tests mount it with supertest).
+ *
+ * Paths: `/api/v3/…` Management API, `/ping/…` Pinging API, `/badge/…` and
+ * `/b/…` badge documents, `/api/v3/status/` health check.
+ */
+import express, { type Express } from 'express';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { apiRouter } from './routes/api.js';
+import { pingRouter } from './routes/ping.js';
+import { badgeRouter } from './routes/badge.js';
+import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { isDbReachable } from '../shared/db.js';
+import type { Clock } from '../shared/clock.js';
+import type { DeadlinePayload } from '../shared/queues/payloads.js';
+
+/** What the web process shares between requests. */
+export interface AppDeps {
+  clock: Clock;
+  /** Redis connection of this process (role `web`). */
+  redis: Redis;
+  deadlines: Queue<DeadlinePayload>;
+}
+
+/**
+ * Builds the application.
+ *
+ * @param deps - Connections and the clock; tests pass their own.
+ */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/api/v3/status/', async (_req, res) => {
+    const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
+    res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
+  });
+  app.use('/ping', pingRouter(deps));
+  app.use('/api/v3', apiRouter(deps));
+  app.use(badgeRouter());
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,69 @@
+/**
+ * API key authentication (behaviour.md §3.2). The key comes from `X-Api-Key`,
+ * or, when that header is absent, from the POST body's `api_key`. Keys are
+ * looked up by their SHA-256 digest and the digest compared in constant time.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { Project, type ProjectDoc } from '../../shared/models/project.js';
+import { hashApiKey } from '../../shared/services/projects.js';
+import { AppError } from '../../shared/errors.js';
+
+/** Which keys an endpoint accepts. */
+export type Access = 'read' | 'write';
+
+/** The authenticated project and whether the key is read-only. */
+export interface Auth {
+  project: ProjectDoc;
+  readOnly: boolean;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    auth?: Auth;
+  }
+}
+
+const KEY_LENGTH = 32;
+
+function keyOf(req: Request): string | undefined {
+  const header = req.get('x-api-key');
+  if (header !== undefined) return header;
+  if (req.method === 'POST' && req.body && 'api_key' in req.body) return String(req.body.api_key);
+  return undefined;
+}
+
+function sameDigest(a: string, b: string): boolean {
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+}
+
+/**
+ * Requires an API key; sets `req.auth`.
+ *
+ * @param access - `read` also accepts read-only keys; `write` refuses them.
+ * @throws AppError(401) `missing api key` (not 32 characters) or `wrong api key`.
+ */
+export function requireKey(access: Access): RequestHandler {
+  return async (req, _res, next) => {
+    const key = keyOf(req);
+    if (key === undefined || [...key].length !== KEY_LENGTH) throw new AppError(401, 'missing api key');
+    const digest = hashApiKey(key);
+    const project = await Project.findOne({ $or: [{ apiKeyHash: digest }, { apiKeyReadonlyHash: digest }] }).lean<ProjectDoc>();
+    if (!project) throw new AppError(401, 'wrong api key');
+    const readOnly = sameDigest(project.apiKeyReadonlyHash, digest);
+    if (!readOnly && !sameDigest(project.apiKeyHash, digest)) throw new AppError(401, 'wrong api key');
+    if (readOnly && access === 'write') throw new AppError(401, 'wrong api key');
+    req.auth = { project, readOnly };
+    next();
+  };
+}
+
+/**
+ * The authenticated request's auth.
+ *
+ * @throws Error when `requireKey` did not run (a programming error).
+ */
+export function authOf(req: Request): Auth {
+  if (!req.auth) throw new Error('requireKey must run first');
+  return req.auth;
+}

@@ -1,0 +1,28 @@
+/**
+ * The sole mapping from errors to HTTP. `AppError` gives its status and body
+ * shape; anything else is logged and answered 500.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../../shared/errors.js';
+import { logger } from '../../shared/logger.js';
+
+const log = logger.child({ module: 'http' });
+
+/** Express error handler; keep it last. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (err instanceof AppError) {
+    res.status(err.status);
+    if (err.body === 'empty') res.end();
+    else if (err.body === 'text') res.type('text/plain; charset=utf-8').send(err.message);
+    else res.json({ error: err.message });
+    return;
+  }
+  log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+  if (res.headersSent) return;
+  res.status(500).json({ error: 'internal error' });
+};
+
+/** Final 404 for paths no route matched. */
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: 'not found' });
+};

@@ -1,0 +1,97 @@
+/**
+ * Typed configuration, read once from `process.env` and validated with Joi.
+ * Nothing else in the code base reads `process.env`. A bad value stops the boot.
+ */
+import Joi from 'joi';
+
+/** The service's settings. Durations say their unit in the name. */
+export interface Config {
+  /** `development`, `test` or `production`. */
+  readonly nodeEnv: string;
+  /** HTTP port of the web process. */
+  readonly port: number;
+  /** Site root for ping_url, update_url, badge URLs; no trailing slash. */
+  readonly baseUrl: string;
+  /** MongoDB connection string; undefined means "start an embedded one" (npm start only). */
+  readonly mongodbUri: string | undefined;
+  /** Redis connection string (redis:// or rediss://); undefined as above. */
+  readonly redisUrl: string | undefined;
+  /** Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the reference; set false when clients reach the service directly). */
+  readonly trustProxy: boolean;
+  /** pino level. */
+  readonly logLevel: string;
+  /** Secret for badge signatures (behaviour.md §3.12). */
+  readonly secretKey: string;
+  /** Label of the project-wide (`*`) shields badge. */
+  readonly siteName: string;
+  /** Bytes of a ping body stored per ping (seed: first 10 kB; behaviour.md §4.2: 10000). */
+  readonly pingBodyLimitBytes: number;
+  /** Default ping log limit of a new project (behaviour.md §1.1: 100). */
+  readonly defaultPingLogLimit: number;
+  /** Default check limit of a new project (behaviour.md §1.1: 20). */
+  readonly defaultCheckLimit: number;
+  /**
+   * Floor for `timeout` and `grace`, in seconds. 60 per the seed; only
+   * `NODE_ENV=test` (tests, the bench) may lower it through TEST_MIN_PERIOD_SECONDS.
+   */
+  readonly minPeriodSeconds: number;
+  /** Interval of the deadline reconciliation sweep, in milliseconds. */
+  readonly sweepIntervalMs: number;
+  /** Number of deadline jobs a worker processes at once. */
+  readonly deadlineConcurrency: number;
+}
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  PORT: Joi.number().integer().min(0).max(65535).default(8000),
+  BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(true),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  SECRET_KEY: Joi.string().min(1).default('insecure-development-secret'),
+  SITE_NAME: Joi.string().default('hc-monitor'),
+  PING_BODY_LIMIT: Joi.number().integer().min(0).default(10000),
+  DEFAULT_PING_LOG_LIMIT: Joi.number().integer().min(1).default(100),
+  DEFAULT_CHECK_LIMIT: Joi.number().integer().min(0).default(20),
+  TEST_MIN_PERIOD_SECONDS: Joi.when('NODE_ENV', {
+    is: 'test',
+    then: Joi.number().integer().min(1).max(60),
+    otherwise: Joi.forbidden().messages({ 'any.unknown': 'TEST_MIN_PERIOD_SECONDS is allowed only with NODE_ENV=test' }),
+  }),
+  SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
+  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(50),
+}).unknown(true);
+
+/**
+ * Validates an environment and builds a frozen {@link Config}.
+ *
+ * @param env - Usually `process.env`.
+ * @throws Error naming the first bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const { value, error } = schema.validate(env, { abortEarly: true });
+  if (error) throw new Error(`bad configuration: ${error.message}`);
+  const port: number = value.PORT;
+  const baseUrl: string = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return Object.freeze({
+    nodeEnv: value.NODE_ENV,
+    port,
+    baseUrl,
+    mongodbUri: value.MONGODB_URI,
+    redisUrl: value.REDIS_URL,
+    trustProxy: value.TRUST_PROXY,
+    logLevel: value.LOG_LEVEL,
+    secretKey: value.SECRET_KEY,
+    siteName: value.SITE_NAME,
+    pingBodyLimitBytes: value.PING_BODY_LIMIT,
+    defaultPingLogLimit: value.DEFAULT_PING_LOG_LIMIT,
+    defaultCheckLimit: value.DEFAULT_CHECK_LIMIT,
+    minPeriodSeconds: value.TEST_MIN_PERIOD_SECONDS ?? 60,
+    sweepIntervalMs: value.SWEEP_INTERVAL_MS,
+    deadlineConcurrency: value.DEADLINE_CONCURRENCY,
+  });
+}
+
+/** The process's configuration. */
+export const config: Config = loadConfig(process.env);

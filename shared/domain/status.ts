@@ -1,0 +1,145 @@
+/**
+ * The check state machine (behaviour.md §2): deadline formulas, the live
+ * status, and what a signal does to a check. Pure: no I/O, time is a parameter.
+ */
+import { nextPingAt, type ScheduleSpec } from './schedule.js';
+import type { CheckDoc, StoredStatus } from '../models/check.js';
+import type { FlipReason } from '../models/flip.js';
+import type { PingKind } from '../models/ping.js';
+
+const MS_PER_SECOND = 1000;
+
+/** Status as the API reports it (behaviour.md §2.3). */
+export type LiveStatus = StoredStatus | 'grace';
+
+/** What a ping asks for, before the check's state is considered. */
+export type Signal = 'success' | 'start' | 'fail' | 'log' | 'ign';
+
+/** The check fields the state machine reads. */
+export type CheckState = Pick<
+  CheckDoc,
+  'kind' | 'timeout' | 'grace' | 'schedule' | 'tz' | 'status' | 'lastPing' | 'lastStart' | 'lastStartRid' | 'manualResume'
+>;
+
+/** A status change to record. */
+export interface FlipChange {
+  oldStatus: StoredStatus;
+  newStatus: StoredStatus;
+  reason: FlipReason;
+}
+
+/** The result of {@link applySignal}. */
+export interface SignalOutcome {
+  /** Kind the ping is logged as. */
+  kind: PingKind;
+  /** Check fields to write (besides `n_pings` and `deadline`). */
+  set: Partial<CheckDoc>;
+  /** The check after the signal, for computing the next deadline. */
+  next: CheckState;
+  /** A stored-status change, or null. */
+  flip: FlipChange | null;
+}
+
+function specOf(check: CheckState): ScheduleSpec {
+  return check.kind === 'cron'
+    ? { kind: 'cron', schedule: check.schedule, tz: check.tz }
+    : { kind: 'simple', timeout: check.timeout };
+}
+
+function addSeconds(at: Date, seconds: number): Date {
+  return new Date(at.getTime() + seconds * MS_PER_SECOND);
+}
+
+/**
+ * Regular grace start (behaviour.md §2.2 rule 1): defined only for a stored
+ * `up` check with a last ping.
+ *
+ * @returns `last_ping + timeout`, or the first cron match after it; null otherwise.
+ */
+export function regularGraceStart(check: CheckState): Date | null {
+  if (check.status !== 'up' || !check.lastPing) return null;
+  return nextPingAt(specOf(check), check.lastPing);
+}
+
+/**
+ * Grace start including a run in progress (behaviour.md §2.2 rules 2–3); the API's `next_ping`.
+ *
+ * @returns The earlier of the regular grace start and `last_start`; null when neither applies.
+ */
+export function graceStart(check: CheckState): Date | null {
+  const regular = regularGraceStart(check);
+  if (check.lastStart && check.status !== 'down') {
+    return regular && regular < check.lastStart ? regular : check.lastStart;
+  }
+  return regular;
+}
+
+/**
+ * The going-down moment, "alert_after" (behaviour.md §2.2 rule 4): grace start + `grace` seconds.
+ *
+ * @returns null when no deadline is expected (down, or new/paused with no run).
+ */
+export function deadlineOf(check: CheckState): Date | null {
+  const start = graceStart(check);
+  return start ? addSeconds(start, check.grace) : null;
+}
+
+/**
+ * The live status at `now` (behaviour.md §2.3). Comparisons are inclusive.
+ *
+ * @param now - The moment to evaluate at.
+ */
+export function liveStatus(check: CheckState, now: Date): LiveStatus {
+  if (check.lastStart && now >= addSeconds(check.lastStart, check.grace)) return 'down';
+  if (check.status !== 'up') return check.status;
+  const start = regularGraceStart(check);
+  if (!start) return 'up';
+  if (now >= addSeconds(start, check.grace)) return 'down';
+  return now >= start ? 'grace' : 'up';
+}
+
+/** Whether a flip into `newStatus` from `oldStatus` sends notifications (behaviour.md §6 rule 4). */
+export function notifiesOn(change: FlipChange): boolean {
+  if (change.newStatus === 'down') return true;
+  return change.newStatus === 'up' && change.oldStatus === 'down';
+}
+
+/**
+ * What a signal does to a check (behaviour.md §2.5 rows 2–11, §2.6).
+ *
+ * @param check - The check as read.
+ * @param signal - The ping's action after method and body filters.
+ * @param now - The ping's time.
+ * @param rid - Run id, lowercase, or null.
+ */
+export function applySignal(check: CheckState, signal: Signal, now: Date, rid: string | null): SignalOutcome {
+  if (check.status === 'paused' && check.manualResume) return unchanged(check, 'ign');
+  if (signal === 'ign' || signal === 'log') return unchanged(check, signal);
+  if (signal === 'start') {
+    const set = { lastStart: now, lastStartRid: rid };
+    return { kind: 'start', set, next: { ...check, ...set }, flip: null };
+  }
+
+  const set: Partial<CheckDoc> = { lastPing: now, lastDurationMs: null };
+  if (check.lastStart) {
+    if (check.lastStartRid === rid) {
+      set.lastDurationMs = now.getTime() - check.lastStart.getTime();
+      set.lastStart = null;
+    } else if (signal === 'fail' || rid === null) {
+      set.lastStart = null;
+    }
+  }
+  if (signal === 'fail') set.lastStart = null;
+
+  const newStatus: StoredStatus = signal === 'success' ? 'up' : 'down';
+  if (newStatus !== check.status) set.status = newStatus;
+  const flip: FlipChange | null =
+    newStatus === check.status
+      ? null
+      : { oldStatus: check.status, newStatus, reason: signal === 'fail' ? 'fail' : '' };
+  return { kind: signal, set, next: { ...check, ...set }, flip };
+}
+
+function unchanged(check: CheckState, kind: PingKind): SignalOutcome {
+  return { kind, set: {}, next: check, flip: null };
+}

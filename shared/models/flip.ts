@@ -1,0 +1,41 @@
+/**
+ * A recorded status change (behaviour.md §1.1, §2.7). The API lists only
+ * changes into `up` or `down`; changes into `paused`/`new` are kept for
+ * downtime statistics and are created already processed so they never notify.
+ */
+import mongoose, { Schema } from 'mongoose';
+import type { StoredStatus } from './check.js';
+
+/** Why a check flipped: `""` for a ping, `timeout` for a missed deadline, `fail` for a fail signal. */
+export type FlipReason = '' | 'timeout' | 'fail';
+
+/** A flip as stored. */
+export interface FlipDoc {
+  checkId: string;
+  /** When the status changed: for a missed deadline, the computed going-down moment. */
+  created: Date;
+  /** When the flip was written (for measuring deadline lateness). */
+  recorded: Date;
+  /** When notifications were claimed; null until the notifier takes it. */
+  processed: Date | null;
+  oldStatus: StoredStatus;
+  newStatus: StoredStatus;
+  reason: FlipReason;
+}
+
+const flipSchema = new Schema<FlipDoc>(
+  {
+    checkId: { type: String, required: true },
+    created: { type: Date, required: true },
+    recorded: { type: Date, required: true },
+    processed: { type: Date, default: null },
+    oldStatus: { type: String, required: true },
+    newStatus: { type: String, required: true },
+    reason: { type: String, default: '' },
+  },
+  { versionKey: false },
+);
+flipSchema.index({ checkId: 1, created: -1 });
+
+/** The `flips` collection. */
+export const Flip = mongoose.model<FlipDoc>('Flip', flipSchema);

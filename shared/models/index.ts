@@ -1,0 +1,6 @@
+/** All models; importing this registers them with Mongoose. */
+export * from './project.js';
+export * from './check.js';
+export * from './ping.js';
+export * from './flip.js';
+export * from './channel.js';

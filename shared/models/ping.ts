@@ -1,0 +1,47 @@
+/**
+ * A logged ping (behaviour.md §1.1, §1.5). `n` is 1-based within the check and
+ * unique per check.
+ */
+import mongoose, { Schema } from 'mongoose';
+
+/** Stored kind; `success` is the reference's null kind. */
+export type PingKind = 'success' | 'start' | 'fail' | 'log' | 'ign';
+
+/** A ping as stored. */
+export interface PingDoc {
+  checkId: string;
+  n: number;
+  created: Date;
+  kind: PingKind;
+  /** `http`, `https` or `email`. */
+  scheme: string;
+  remoteAddr: string | null;
+  /** HTTP method, `""` for email. */
+  method: string;
+  ua: string;
+  /** Raw body bytes, null when none was sent. */
+  body: Buffer | null;
+  exitStatus: number | null;
+  rid: string | null;
+}
+
+const pingSchema = new Schema<PingDoc>(
+  {
+    checkId: { type: String, required: true },
+    n: { type: Number, required: true },
+    created: { type: Date, required: true },
+    kind: { type: String, required: true },
+    scheme: { type: String, default: 'http' },
+    remoteAddr: { type: String, default: null },
+    method: { type: String, default: '' },
+    ua: { type: String, default: '' },
+    body: { type: Buffer, default: null },
+    exitStatus: { type: Number, default: null },
+    rid: { type: String, default: null },
+  },
+  { versionKey: false },
+);
+pingSchema.index({ checkId: 1, n: -1 }, { unique: true });
+
+/** The `pings` collection. */
+export const Ping = mongoose.model<PingDoc>('Ping', pingSchema);

@@ -1,0 +1,57 @@
+/**
+ * Creating projects and their keys. API keys follow the reference's format
+ * (behaviour.md §3.2 rule 8): `hcw_`/`hcr_` + 28 URL-safe characters, stored
+ * as SHA-256 digests and shown only once.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Project, type ProjectDoc } from '../models/project.js';
+import { config } from '../config.js';
+
+/** A new project and its plain keys. */
+export interface NewProject {
+  project: ProjectDoc;
+  apiKey: string;
+  apiKeyReadonly: string;
+  pingKey: string;
+}
+
+/** Options of {@link createProject}. */
+export interface ProjectInput {
+  name: string;
+  /** Pings kept per check; default from config (100). */
+  pingLogLimit?: number;
+  /** Checks allowed; default from config (20). */
+  checkLimit?: number;
+}
+
+/** SHA-256 hex digest of an API key, as stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function randomToken(chars: number): string {
+  return randomBytes(chars).toString('base64url').slice(0, chars);
+}
+
+/**
+ * Creates a project with fresh keys.
+ *
+ * @throws the driver's error when MongoDB is unreachable.
+ */
+export async function createProject(input: ProjectInput): Promise<NewProject> {
+  const apiKey = `hcw_${randomToken(28)}`;
+  const apiKeyReadonly = `hcr_${randomToken(28)}`;
+  const pingKey = randomToken(22);
+  const project = await Project.create({
+    _id: randomUUID(),
+    name: input.name,
+    apiKeyHash: hashApiKey(apiKey),
+    apiKeyReadonlyHash: hashApiKey(apiKeyReadonly),
+    pingKey,
+    badgeKey: randomUUID(),
+    pingLogLimit: input.pingLogLimit ?? config.defaultPingLogLimit,
+    checkLimit: input.checkLimit ?? config.defaultCheckLimit,
+    created: new Date(),
+  });
+  return { project: project.toObject() as ProjectDoc, apiKey, apiKeyReadonly, pingKey };
+}

@@ -1,0 +1,9 @@
+/**
+ * Loaded by mocha before anything else (see .mocharc.json): test settings must
+ * be in `process.env` before `shared/config.ts` reads it.
+ */
+process.env.NODE_ENV = 'test';
+process.env.LOG_LEVEL ??= 'silent';
+process.env.TEST_MIN_PERIOD_SECONDS ??= '1';
+process.env.BASE_URL ??= 'http://localhost:8000';
+process.env.SECRET_KEY ??= 'test-secret';
