@@ -5,7 +5,6 @@
  * `/b/…` badge documents, `/api/v3/status/` health check.
  */
 import express, { type Express } from 'express';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
 import { pingRouter } from './routes/ping.js';
@@ -13,14 +12,14 @@ import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { isDbReachable } from '../shared/db.js';
 import type { Clock } from '../shared/clock.js';
-import type { DeadlinePayload } from '../shared/queues/payloads.js';
+import type { Queues } from '../shared/queues/index.js';
 
 /** What the web process shares between requests. */
 export interface AppDeps {
   clock: Clock;
   /** Redis connection of this process (role `web`). */
   redis: Redis;
-  deadlines: Queue<DeadlinePayload>;
+  queues: Queues;
 }
 
 /**

@@ -3,6 +3,7 @@
  * `Date`s in UTC; `timeout`, `grace` and `lastDurationMs`'s siblings say their units.
  */
 import mongoose, { Schema } from 'mongoose';
+import { uniqueKeyOf } from '../domain/ids.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
@@ -11,6 +12,8 @@ export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
 export interface CheckDoc {
   _id: string;
   projectId: string;
+  /** Derived from `_id` (behaviour.md §1.4); set on validation. */
+  uniqueKey: string;
   name: string;
   slug: string;
   tags: string;
@@ -54,6 +57,7 @@ const checkSchema = new Schema<CheckDoc>(
   {
     _id: { type: String, required: true },
     projectId: { type: String, required: true },
+    uniqueKey: { type: String },
     name: { type: String, default: '' },
     slug: { type: String, default: '' },
     tags: { type: String, default: '' },
@@ -86,7 +90,11 @@ const checkSchema = new Schema<CheckDoc>(
   },
   { versionKey: false },
 );
+checkSchema.pre('validate', function setUniqueKey() {
+  this.uniqueKey = uniqueKeyOf(this._id);
+});
 checkSchema.index({ projectId: 1, created: 1 });
+checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
 checkSchema.index({ badgeKey: 1 });
 checkSchema.index({ deadline: 1 });

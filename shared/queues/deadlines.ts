@@ -4,19 +4,8 @@
  * (BullMQ deduplication, replace mode); one added while the job is active is
  * kept and created when it finishes, so a reschedule is never lost.
  */
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { QueueName } from './names.js';
+import type { Queue } from 'bullmq';
 import type { DeadlinePayload } from './payloads.js';
-
-/**
- * Opens the deadlines queue on an existing connection.
- *
- * @param connection - ioredis connection (see `createRedis`).
- */
-export function deadlineQueue(connection: Redis): Queue<DeadlinePayload> {
-  return new Queue<DeadlinePayload>(QueueName.Deadlines, { connection });
-}
 
 /** The deduplication id of a check's deadline job; never contains `:`. */
 export function deadlineJobKey(checkId: string): string {

@@ -3,18 +3,32 @@
  */
 import { Flip } from '../models/flip.js';
 import { notifiesOn, type FlipChange } from '../domain/status.js';
+import type { Queues } from '../queues/index.js';
+import { logger } from '../logger.js';
+
+const log = logger.child({ module: 'flips' });
+
+/** The job id of a flip's fan-out job; deterministic so a retry never enqueues twice. */
+export function flipJobId(flipId: string): string {
+  return `flip-${flipId}`;
+}
 
 /**
  * Records a flip. Flips that never notify (new→up, paused→up, into paused or
- * new) are stored already processed (behaviour.md §2.7 rule 2, §6 rule 4).
+ * new) are stored already processed (behaviour.md §2.7 rule 2, §6 rule 4);
+ * the others get a `flips` job. If Redis is away the flip stays unprocessed
+ * and the worker's sweep enqueues it later.
  *
+ * @param queues - Where the fan-out job goes.
  * @param checkId - The check's UUID.
  * @param change - Old and new stored status and the reason.
  * @param at - When the status changed (for a missed deadline: the computed going-down moment).
  * @param now - When the flip is written.
  * @returns The new flip's id.
  */
-export async function recordFlip(checkId: string, change: FlipChange, at: Date, now: Date): Promise<string> {
+export async function recordFlip(
+  queues: Pick<Queues, 'flips'>,
+  checkId: string, change: FlipChange, at: Date, now: Date): Promise<string> {
   const flip = await Flip.create({
     checkId,
     created: at,
@@ -22,5 +36,11 @@ export async function recordFlip(checkId: string, change: FlipChange, at: Date, 
     processed: notifiesOn(change) ? null : now,
     ...change,
   });
-  return String(flip._id);
+  const flipId = String(flip._id);
+  if (flip.processed === null) {
+    await queues.flips
+      .add('flip', { flipId }, { jobId: flipJobId(flipId), removeOnComplete: true, removeOnFail: 1000 })
+      .catch((err: unknown) => log.error({ err, flipId }, 'cannot enqueue flip; the sweep will'));
+  }
+  return flipId;
 }

@@ -6,14 +6,13 @@
  * a conditional write on the `nPings` it was read with, so concurrent pings
  * retry instead of losing an increment; the ping gets `n` = the new `nPings`.
  */
-import type { Queue } from 'bullmq';
 import { Check, type CheckDoc } from '../models/check.js';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { Project } from '../models/project.js';
 import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
 import { recordFlip } from './flips.js';
 import { scheduleDeadline } from '../queues/deadlines.js';
-import type { DeadlinePayload } from '../queues/payloads.js';
+import type { Queues } from '../queues/index.js';
 import type { Clock } from '../clock.js';
 import { logger } from '../logger.js';
 
@@ -31,7 +30,7 @@ export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' |
 /** Dependencies of {@link recordSignal}. */
 export interface SignalDeps {
   clock: Clock;
-  deadlines: Queue<DeadlinePayload>;
+  queues: Queues;
 }
 
 /** Turns the check as read into the action to apply (methods and keyword filters). */
@@ -63,9 +62,9 @@ export async function recordSignal(
     );
     if (res.matchedCount === 1) {
       await Ping.create({ checkId: current._id, n, created: now, kind: outcome.kind, ...meta });
-      if (outcome.flip) await recordFlip(current._id, outcome.flip, now, now);
+      if (outcome.flip) await recordFlip(deps.queues, current._id, outcome.flip, now, now);
       if (deadline && deadline.getTime() !== current.deadline?.getTime()) {
-        await scheduleDeadline(deps.deadlines, current._id, deadline, now).catch((err: unknown) =>
+        await scheduleDeadline(deps.queues.deadlines, current._id, deadline, now).catch((err: unknown) =>
           log.error({ err, checkId: current?._id }, 'cannot schedule deadline; the sweep will'),
         );
       }

@@ -45,6 +45,6 @@ export async function buildChannel(project: TestProject, fields: Partial<Channel
 
 /** A supertest agent on a new app using the run's connections. */
 export function http(clock?: Clock): supertest.Agent {
-  const { redis, deadlines } = testContext();
-  return supertest.agent(createApp({ clock: clock ?? (() => new Date()), redis, deadlines }));
+  const { redis, queues } = testContext();
+  return supertest.agent(createApp({ clock: clock ?? (() => new Date()), redis, queues }));
 }

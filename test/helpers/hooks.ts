@@ -3,13 +3,11 @@
  * give every test a clean database and Redis.
  */
 import mongoose from 'mongoose';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
 import { createRedis } from '../../shared/queues/connections.js';
-import { deadlineQueue } from '../../shared/queues/deadlines.js';
-import type { DeadlinePayload } from '../../shared/queues/payloads.js';
+import { closeQueues, openQueues, type Queues } from '../../shared/queues/index.js';
 import { startTestServices, type TestServices } from './services.js';
 
 /** Shared connections of the test run. */
@@ -17,7 +15,7 @@ export interface TestContext {
   services: TestServices;
   /** Web-role connection used by the app under test. */
   redis: Redis;
-  deadlines: Queue<DeadlinePayload>;
+  queues: Queues;
 }
 
 let context: TestContext | undefined;
@@ -43,7 +41,7 @@ export const mochaHooks = {
     const services = await startTestServices(process.env);
     await connectDb(services.mongoUri);
     const redis = createRedis(services.redisUrl, 'worker');
-    context = { services, redis, deadlines: deadlineQueue(redis) };
+    context = { services, redis, queues: openQueues(redis) };
   },
   async beforeEach(): Promise<void> {
     const { redis } = testContext();
@@ -51,8 +49,9 @@ export const mochaHooks = {
   },
   async afterAll(): Promise<void> {
     if (!context) return;
-    await context.deadlines.close();
+    await closeQueues(context.queues);
     context.redis.disconnect();
+    await mongoose.connection.dropDatabase();
     await disconnectDb();
     await context.services.stop();
   },

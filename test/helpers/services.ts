@@ -8,8 +8,8 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 
-/** Database used by tests inside the given server. */
-export const TEST_DB = 'hc_test';
+/** Database used by tests inside the given server; one per run so parallel runs do not collide. */
+export const TEST_DB = `hc_test_${process.pid}`;
 /** Redis logical database used by tests. */
 export const TEST_REDIS_DB = 9;
 
