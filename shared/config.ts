@@ -12,10 +12,14 @@ export interface Config {
   readonly port: number;
   /** Site root for ping_url, update_url, badge URLs; no trailing slash. */
   readonly baseUrl: string;
-  /** MongoDB connection string; undefined means "start an embedded one" (npm start only). */
-  readonly mongodbUri: string | undefined;
-  /** Redis connection string (redis:// or rediss://); undefined as above. */
-  readonly redisUrl: string | undefined;
+  /** MongoDB connection string; default the local one `npm start` / `npm run services` provide. */
+  readonly mongodbUri: string;
+  /** Whether MONGODB_URI was set (if not, `npm start` may start an embedded server). */
+  readonly mongodbUriGiven: boolean;
+  /** Redis connection string (redis:// or rediss://); default the local one. */
+  readonly redisUrl: string;
+  /** Whether REDIS_URL was set (if not, `npm start` may start a local redis-server). */
+  readonly redisUrlGiven: boolean;
   /** Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the reference; set false when clients reach the service directly). */
   readonly trustProxy: boolean;
   /** pino level. */
@@ -40,6 +44,11 @@ export interface Config {
   /** Number of deadline jobs a worker processes at once. */
   readonly deadlineConcurrency: number;
 }
+
+/** MongoDB used when MONGODB_URI is unset. */
+export const LOCAL_MONGODB_URI = 'mongodb://127.0.0.1:27017/hc';
+/** Redis used when REDIS_URL is unset. */
+export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
@@ -78,8 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     nodeEnv: value.NODE_ENV,
     port,
     baseUrl,
-    mongodbUri: value.MONGODB_URI,
-    redisUrl: value.REDIS_URL,
+    mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
+    mongodbUriGiven: value.MONGODB_URI !== undefined,
+    redisUrl: value.REDIS_URL ?? LOCAL_REDIS_URL,
+    redisUrlGiven: value.REDIS_URL !== undefined,
     trustProxy: value.TRUST_PROXY,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
