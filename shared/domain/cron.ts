@@ -97,9 +97,9 @@ function parseValue(field: FieldDef, s: string): number {
   return value;
 }
 
-function range(from: number, to: number, step = 1): number[] {
+function range(from: number, to: number): number[] {
   const out: number[] = [];
-  for (let v = from; v <= to; v += step) out.push(v);
+  for (let v = from; v <= to; v++) out.push(v);
   return out;
 }
 
@@ -110,8 +110,10 @@ function range(from: number, to: number, step = 1): number[] {
 function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
   if (s === '*') return range(field.min, field.max);
   if (field === WEEKDAY && s.includes('L')) {
-    const weekday = parseValue(field, parseDigitsOnly(field, s.slice(0, -1)));
-    nth.push({ weekday: weekday % 7, nth: LAST });
+    // Only digits may precede L, so `FRIL` is rejected as by the reference.
+    const weekday = s.slice(0, -1);
+    if (!DIGITS.test(weekday)) throw bad(field);
+    nth.push({ weekday: parseValue(field, weekday) % 7, nth: LAST });
     return [];
   }
   if (field === WEEKDAY && s.includes('#')) {
@@ -127,7 +129,8 @@ function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
     if (step === 0) throw bad(field);
     const items = parseTerm(field, term, nth);
     if (items.length === 1 && items[0] < 0) return items;
-    // `a/n` runs from a to the field maximum; `*` and `a-b` keep every n-th of their own values.
+    // `a/n` runs from a to the field maximum; `*` and `a-b` keep every n-th of their own
+    // values, even for `5-5/n` (the reference reads that as `5/n`; rule 2's wording wins).
     const values = term.includes('*') || term.includes('-') ? items : range(items[0], field.max);
     return values.filter((_, i) => i % step === 0);
   }
@@ -141,12 +144,6 @@ function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
   if (field === DAY && s === 'LW') return [DAY_LAST_WEEKDAY];
   if (field === DAY && s === 'L') return [DAY_LAST];
   return [parseValue(field, s)];
-}
-
-/** The `n` of `nL`: digits only, so `FRIL` is rejected as the reference does. */
-function parseDigitsOnly(field: FieldDef, s: string): string {
-  if (!DIGITS.test(s)) throw bad(field);
-  return s;
 }
 
 function splitOnce(s: string, separator: string): [string, string] {
@@ -168,6 +165,9 @@ function flags(values: number[], size: number): boolean[] {
 /**
  * Splits a schedule into its fields the way the reference does (any run of
  * whitespace), after upper-casing it: names, `L` and `W` are case-insensitive.
+ *
+ * @param expr - The `schedule` string.
+ * @returns The upper-cased fields; empty for a blank string.
  */
 export function cronParts(expr: string): string[] {
   const trimmed = expr.trim();

@@ -7,7 +7,10 @@
  */
 import moment from 'moment-timezone';
 import { LEGACY_TIME_ZONES } from './tz-legacy.js';
-import { MINUTE_MS } from './cron-search.js';
+
+const MINUTE_MS = 60_000;
+/** UTC offsets stay within a day of UTC; twice that bounds where a wall time can fall. */
+const WALL_WINDOW_MS = 2 * 24 * 60 * MINUTE_MS;
 
 /** Every name moment-timezone knows, canonical or legacy; exact case. */
 const KNOWN_NAMES: ReadonlySet<string> = new Set(moment.tz.names());
@@ -40,6 +43,7 @@ export interface ZoneSegments {
  * The offset history of a zone.
  *
  * @param tz - Any name moment-timezone knows (canonical or legacy).
+ * @returns The zone's segments.
  * @throws Error for an unknown zone (the API validates `tz` first).
  */
 export function zoneSegments(tz: string): ZoneSegments {
@@ -88,9 +92,8 @@ export function offsetAt(zone: ZoneSegments, atMs: number): { offsetMs: number; 
  * @returns The instant, epoch ms.
  */
 export function wallToInstant(zone: ZoneSegments, wallMs: number): number {
-  // Offsets stay within a day of UTC, so only segments around that window can hold wallMs.
-  const first = segmentIndex(zone, wallMs - 2 * 24 * 60 * MINUTE_MS);
-  const last = segmentIndex(zone, wallMs + 2 * 24 * 60 * MINUTE_MS);
+  const first = segmentIndex(zone, wallMs - WALL_WINDOW_MS);
+  const last = segmentIndex(zone, wallMs + WALL_WINDOW_MS);
   for (let i = first; i <= last; i++) {
     const atMs = wallMs - offsetMs(zone, i);
     const startMs = i === 0 ? -Infinity : zone.untils[i - 1];
