@@ -96,6 +96,8 @@ function nextOnWallClock(
  * of constant offset at a time. Skipped wall times never occur, so never
  * fire; repeated ones occur twice, so fire twice.
  *
+ * Unlike the reference, which steps hours from :00 and so misses 03:00 after
+ * Lord Howe's half-hour fall-back, every real minute is considered.
  * `match` is kept as the first wall match at or after `searchedFromMs`, so a
  * rare expression is not searched again from every offset change.
  */

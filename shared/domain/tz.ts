@@ -90,6 +90,7 @@ export function offsetAt(zone: ZoneSegments, atMs: number): { offsetMs: number; 
  * @param zone - Offset history from {@link zoneSegments}.
  * @param wallMs - A wall time on a whole minute, wall ms.
  * @returns The instant, epoch ms.
+ * @throws Error if the zone data has no segment near `wallMs` (not seen in real data).
  */
 export function wallToInstant(zone: ZoneSegments, wallMs: number): number {
   const first = segmentIndex(zone, wallMs - WALL_WINDOW_MS);
