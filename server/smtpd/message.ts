@@ -48,7 +48,8 @@ export async function parseMessage(raw: Buffer): Promise<EmailContent> {
   if (!mail) return { subject: '', text: null, htmlText: null };
   return {
     subject: mail.subject ?? '',
-    text: mail.text ?? null,
+    // skipHtmlToText leaves '' as the text of an HTML-only message; an empty part matches nothing anyway.
+    text: mail.text || null,
     htmlText: typeof mail.html === 'string' ? htmlToPlainText(mail.html) : null,
   };
 }
