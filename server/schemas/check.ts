@@ -52,7 +52,7 @@ export interface CheckInput {
  * number type reports differently. Booleans stay "too small" even when tests
  * lower the floor to 1 s.
  */
-const custom: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
+const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
   type: 'seconds',
   base: Joi.any(),
   validate(value: unknown, helpers: Joi.CustomHelpers) {
@@ -66,17 +66,20 @@ const custom: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
   },
 });
 
-/** A string of at most `limit` Unicode code points (behaviour.md §3.7 rule 5). */
-function text(limit?: number): Joi.StringSchema {
-  const base = Joi.string().allow('');
-  if (limit === undefined) return base;
-  return base.custom((value: string, helpers) =>
-    [...value].length > limit ? helpers.error('string.max', { limit }) : value,
-  );
+/** A rule: at most `limit` Unicode code points, not UTF-16 units (behaviour.md §3.7 rule 5). */
+function maxChars(limit: number): Joi.CustomValidator<string> {
+  return (value, helpers) => ([...value].length > limit ? helpers.error('string.max', { limit }) : value);
 }
 
+/** A string, empty allowed, of at most `limit` code points when given. */
+function text(limit?: number): Joi.StringSchema {
+  const base = Joi.string().allow('');
+  return limit === undefined ? base : base.custom(maxChars(limit));
+}
+
+/** Not empty (the `string.empty` message is the schedule error), ≤ 100 code points, a valid 5-field cron expression. */
 const schedule = Joi.string()
-  .custom((value: string, helpers) => ([...value].length > 100 ? helpers.error('string.max', { limit: 100 }) : value))
+  .custom(maxChars(100))
   .custom((value: string, helpers) => (isValidCron(value) ? value : helpers.error('schedule.invalid')));
 
 const tz = Joi.string().custom((value: string, helpers) => canonicalTz(value) ?? helpers.error('tz.invalid'));
@@ -96,7 +99,7 @@ export const checkSchema: Joi.ObjectSchema<CheckInput> = Joi.object<CheckInput>(
   filter_body: Joi.boolean(),
   filter_http_body: Joi.boolean(),
   filter_default_fail: Joi.boolean(),
-  grace: custom.seconds(),
+  grace: withSeconds.seconds(),
   manual_resume: Joi.boolean(),
   methods: Joi.any().valid('', 'POST'),
   name: text(100),
@@ -107,7 +110,7 @@ export const checkSchema: Joi.ObjectSchema<CheckInput> = Joi.object<CheckInput>(
   subject_fail: text(200),
   success_kw: text(200),
   tags: text(),
-  timeout: custom.seconds(),
+  timeout: withSeconds.seconds(),
   tz,
   unique,
 });

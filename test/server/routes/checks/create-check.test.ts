@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../../helpers/factories.js';
 import { Check } from '../../../../shared/models/check.js';
+import { canonicalTz } from '../../../../shared/domain/schedule.js';
 import { api, BASE_URL } from '../support.js';
 
 describe('POST /api/v3/checks/', () => {
@@ -43,6 +44,11 @@ describe('POST /api/v3/checks/', () => {
     expect(res.body).to.include({ schedule: '5 4 * * *', tz: 'Europe/Riga' });
     expect(res.body).not.to.have.property('timeout');
     expect((await Check.findById(res.body.uuid).lean())?.timeout).to.equal(86400);
+  });
+
+  it('stores tz under the canonical name of shared/domain/schedule (legacy aliases rewritten)', async () => {
+    const res = await api(p.apiKey).post('/checks/', { schedule: '0 * * * *', tz: 'US/Eastern' });
+    expect(res.body.tz).to.equal(canonicalTz('US/Eastern'));
   });
 
   it('stores the keyword and filter fields', async () => {

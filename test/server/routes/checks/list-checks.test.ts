@@ -38,6 +38,13 @@ describe('GET /api/v3/checks/', () => {
     expect((await api(p.apiKey).get('/checks/?slug=')).body.checks).to.have.length(1);
   });
 
+  it('uses the last value of a repeated slug', async () => {
+    await buildCheck(p, { name: 'a', slug: 'a' });
+    await buildCheck(p, { name: 'b', slug: 'b' });
+    const res = await api(p.apiKey).get('/checks/?slug=a&slug=b');
+    expect(res.body.checks.map((c: { name: string }) => c.name)).to.deep.equal(['b']);
+  });
+
   it('matches a tag only as a whole token', async () => {
     await buildCheck(p, { name: 'a', tags: 'a1-tag' });
     await buildCheck(p, { name: 'b', tags: 'x tag' });
