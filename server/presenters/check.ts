@@ -1,0 +1,111 @@
+/**
+ * Check JSON (behaviour.md §1.3), fields in the reference's output order.
+ */
+import type { CheckDoc } from '../../shared/models/check.js';
+import { graceStart, liveStatus, type LiveStatus } from '../../shared/domain/status.js';
+import { config } from '../../shared/config.js';
+import { uniqueKeyOf } from '../../shared/domain/ids.js';
+import { isoSeconds } from './time.js';
+
+const MS_PER_SECOND = 1000;
+
+/** How a check is shown. */
+export interface CheckView {
+  /** A read-only API key hides the UUID and URLs and adds `unique_key` (§1.3 rule 1). */
+  readOnly: boolean;
+  /** The moment the live status is computed at. */
+  now: Date;
+}
+
+/** The Check object; optional members depend on the key and the check's kind. */
+export interface CheckJson {
+  name: string;
+  slug: string;
+  tags: string;
+  desc: string;
+  /** Seconds. */
+  grace: number;
+  n_pings: number;
+  status: LiveStatus;
+  started: boolean;
+  last_ping: string | null;
+  next_ping: string | null;
+  manual_resume: boolean;
+  methods: string;
+  subject: string;
+  subject_fail: string;
+  start_kw: string;
+  success_kw: string;
+  failure_kw: string;
+  filter_subject: boolean;
+  filter_body: boolean;
+  filter_http_body: boolean;
+  filter_default_fail: boolean;
+  badge_url: string;
+  /** Whole seconds of the last run; only when non-null and non-zero. */
+  last_duration?: number;
+  unique_key?: string;
+  uuid?: string;
+  ping_url?: string;
+  update_url?: string;
+  pause_url?: string;
+  resume_url?: string;
+  /** Assigned channel UUIDs, sorted, comma-separated. */
+  channels?: string;
+  /** Seconds; simple checks only. */
+  timeout?: number;
+  schedule?: string;
+  tz?: string;
+}
+
+/**
+ * The API representation of a check.
+ *
+ * @param check - The check as stored.
+ * @param view - Key kind and the current moment.
+ */
+export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
+  const json: CheckJson = {
+    name: check.name,
+    slug: check.slug,
+    tags: check.tags,
+    desc: check.desc,
+    grace: Math.trunc(check.grace),
+    n_pings: check.nPings,
+    status: liveStatus(check, view.now),
+    started: check.lastStart !== null,
+    last_ping: isoSeconds(check.lastPing),
+    next_ping: isoSeconds(graceStart(check)),
+    manual_resume: check.manualResume,
+    methods: check.methods,
+    subject: check.filterSubject ? check.successKw : '',
+    subject_fail: check.filterSubject ? check.failureKw : '',
+    start_kw: check.startKw,
+    success_kw: check.successKw,
+    failure_kw: check.failureKw,
+    filter_subject: check.filterSubject,
+    filter_body: check.filterBody,
+    filter_http_body: check.filterHttpBody,
+    filter_default_fail: check.filterDefaultFail,
+    badge_url: `${config.baseUrl}/b/2/${check.badgeKey}.svg`,
+  };
+  if (check.lastDurationMs) json.last_duration = Math.trunc(check.lastDurationMs / MS_PER_SECOND);
+  if (view.readOnly) {
+    json.unique_key = uniqueKeyOf(check._id);
+  } else {
+    const updateUrl = `${config.baseUrl}/api/v3/checks/${check._id}`;
+    json.uuid = check._id;
+    json.ping_url = `${config.baseUrl}/ping/${check._id}`;
+    json.update_url = updateUrl;
+    json.pause_url = `${updateUrl}/pause`;
+    json.resume_url = `${updateUrl}/resume`;
+    json.channels = [...check.channels].sort().join(',');
+  }
+  if (check.kind === 'simple') {
+    json.timeout = Math.trunc(check.timeout);
+  } else {
+    json.schedule = check.schedule;
+    json.tz = check.tz;
+  }
+  return json;
+}

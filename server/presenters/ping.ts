@@ -1,0 +1,84 @@
+/**
+ * Ping log entry JSON (behaviour.md §1.5) and the `duration` pairing of
+ * completion pings with their start (§2.6 rule 3).
+ */
+import type { PingDoc, PingKind } from '../../shared/models/ping.js';
+import { config } from '../../shared/config.js';
+import { isoMicros } from './time.js';
+
+const MS_PER_SECOND = 1000;
+
+/** Starts older than this (milliseconds) are not paired (§2.6 rule 3: under 72 hours). */
+const MAX_PAIRING_MS = 72 * 3600 * MS_PER_SECOND;
+
+/** The ping fields the list shows; `hasBody` replaces the body bytes. */
+export type ListedPing = Pick<PingDoc, 'n' | 'created' | 'kind' | 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'rid'> & {
+  /** Whether a non-empty body is stored. */
+  hasBody: boolean;
+};
+
+/** A ping log entry. */
+export interface PingJson {
+  type: PingKind;
+  /** Six fractional digits, `+00:00` offset. */
+  date: string;
+  n: number;
+  scheme: string;
+  remote_addr: string | null;
+  method: string;
+  ua: string;
+  rid: string | null;
+  body_url: string | null;
+  /** Seconds, 2 decimals; only on a completion paired with its start. */
+  duration?: number;
+}
+
+/**
+ * Durations of completion pings, in milliseconds by `n`: each success or fail
+ * entry is paired with the most recent earlier start of the same rid (null
+ * matches null), when no other completion with that rid lies between and the
+ * gap is under 72 hours. Log and ignored entries do not break a pairing.
+ *
+ * @param pings - The listed pings, newest first.
+ */
+export function pairDurations(pings: ListedPing[]): Map<number, number> {
+  const starts = new Map<string | null, Date>();
+  const durations = new Map<number, number>();
+  for (const ping of [...pings].reverse()) {
+    if (ping.kind === 'start') {
+      starts.set(ping.rid, ping.created);
+    } else if (ping.kind === 'success' || ping.kind === 'fail') {
+      const start = starts.get(ping.rid);
+      starts.delete(ping.rid);
+      const gapMs = start ? ping.created.getTime() - start.getTime() : Infinity;
+      if (gapMs < MAX_PAIRING_MS) durations.set(ping.n, gapMs);
+    }
+  }
+  return durations;
+}
+
+/**
+ * The ping log of a check, in the order given.
+ *
+ * @param checkId - The check's UUID, for `body_url`.
+ * @param pings - Newest first.
+ */
+export function presentPings(checkId: string, pings: ListedPing[]): PingJson[] {
+  const durations = pairDurations(pings);
+  return pings.map((ping) => {
+    const json: PingJson = {
+      type: ping.kind,
+      date: isoMicros(ping.created),
+      n: ping.n,
+      scheme: ping.scheme,
+      remote_addr: ping.remoteAddr,
+      method: ping.method,
+      ua: ping.ua,
+      rid: ping.rid,
+      body_url: ping.hasBody ? `${config.baseUrl}/api/v3/checks/${checkId}/pings/${ping.n}/body` : null,
+    };
+    const durationMs = durations.get(ping.n);
+    if (durationMs !== undefined) json.duration = Math.round(durationMs / 10) / 100;
+    return json;
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Check endpoints of the Management API (behaviour.md §3.6): list, create,
+ * get (by UUID or `unique_key`), update, delete, pause and resume.
+ */
+import { Router, type Request } from 'express';
+import type { AppDeps } from '../app.js';
+import { endpoint } from '../middleware/endpoint.js';
+import { parseJsonBody } from '../middleware/body.js';
+import { authOf, requireKey } from '../middleware/auth.js';
+import { checkOf, checkPath, loadCheck } from '../middleware/check.js';
+import { parseBody, parseQuery } from '../schemas/parse.js';
+import { checkSchema } from '../schemas/check.js';
+import { listChecksQuerySchema } from '../schemas/query.js';
+import { presentCheck, type CheckView } from '../presenters/check.js';
+import * as checks from '../services/checks.js';
+import { AppError } from '../../shared/errors.js';
+
+/**
+ * Routes under `checks/`, relative to `/api/v3`.
+ *
+ * @param deps - The clock (for live status) and the queues (deadlines, flips).
+ */
+export function checksRouter(deps: AppDeps): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const view = (req: Request): CheckView => ({ readOnly: authOf(req).readOnly, now: deps.clock() });
+
+  endpoint(router, '/checks/', {
+    GET: [
+      requireKey('read'),
+      async (req, res) => {
+        const query = parseQuery(listChecksQuerySchema, req.query, new AppError(400, 'invalid query'));
+        const list = await checks.listChecks(authOf(req).project, query);
+        res.json({ checks: list.map((check) => presentCheck(check, view(req))) });
+      },
+    ],
+    POST: [
+      parseJsonBody,
+      requireKey('write'),
+      async (req, res) => {
+        const input = parseBody(checkSchema, req.body);
+        const { check, created } = await checks.createCheck(deps, authOf(req).project, input);
+        res.status(created ? 201 : 200).json(presentCheck(check, view(req)));
+      },
+    ],
+  });
+
+  endpoint(
+    router,
+    '/checks/:code',
+    {
+      GET: [requireKey('read'), loadCheck, (req, res) => void res.json(presentCheck(checkOf(req), view(req)))],
+      POST: [
+        parseJsonBody,
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => {
+          const input = parseBody(checkSchema, req.body);
+          res.json(presentCheck(await checks.updateCheck(deps, checkOf(req), input), view(req)));
+        },
+      ],
+      DELETE: [
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => void res.json(presentCheck(await checks.deleteCheck(checkOf(req)), view(req))),
+      ],
+    },
+    checkPath('uuid-or-key'),
+  );
+
+  endpoint(
+    router,
+    '/checks/:code/pause',
+    {
+      POST: [
+        parseJsonBody,
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => void res.json(presentCheck(await checks.pauseCheck(deps, checkOf(req)), view(req))),
+      ],
+    },
+    checkPath('uuid'),
+  );
+
+  endpoint(
+    router,
+    '/checks/:code/resume',
+    {
+      POST: [
+        parseJsonBody,
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => void res.json(presentCheck(await checks.resumeCheck(deps, checkOf(req)), view(req))),
+      ],
+    },
+    checkPath('uuid'),
+  );
+
+  return router;
+}

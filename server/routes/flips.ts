@@ -1,0 +1,41 @@
+/**
+ * `GET checks/<uuid>/flips/` and `GET checks/<unique_key>/flips/`
+ * (behaviour.md §3.6 List flips): a bare JSON array (seed wins), read-only
+ * keys allowed, 400 with an empty body for a bad query.
+ */
+import { Router } from 'express';
+import type { AppDeps } from '../app.js';
+import { endpoint } from '../middleware/endpoint.js';
+import { requireKey } from '../middleware/auth.js';
+import { checkOf, checkPath, loadCheck } from '../middleware/check.js';
+import { parseQuery } from '../schemas/parse.js';
+import { flipsQuerySchema } from '../schemas/query.js';
+import { presentFlip } from '../presenters/flip.js';
+import { listFlips } from '../services/flips.js';
+import { AppError } from '../../shared/errors.js';
+
+/**
+ * Routes under `checks/<code>/flips/`, relative to `/api/v3`.
+ *
+ * @param deps - The clock, for the `seconds` filter.
+ */
+export function flipsRouter(deps: AppDeps): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  endpoint(
+    router,
+    '/checks/:code/flips/',
+    {
+      GET: [
+        requireKey('read'),
+        loadCheck,
+        async (req, res) => {
+          const query = parseQuery(flipsQuerySchema, req.query, new AppError(400, 'invalid flips query', 'empty'));
+          const flips = await listFlips(checkOf(req)._id, query, deps.clock());
+          res.json(flips.map(presentFlip));
+        },
+      ],
+    },
+    checkPath('uuid-or-key'),
+  );
+  return router;
+}

@@ -1,0 +1,51 @@
+/**
+ * Ping log endpoints of the Management API (behaviour.md §3.6): list pings
+ * and get a ping's body. Read-write keys only.
+ */
+import { Router } from 'express';
+import { endpoint } from '../middleware/endpoint.js';
+import { authOf, requireKey } from '../middleware/auth.js';
+import { checkOf, checkPath, loadCheck } from '../middleware/check.js';
+import { presentPings } from '../presenters/ping.js';
+import { listPings, pingBody } from '../services/pings.js';
+
+/** Routes under `checks/<uuid>/pings/`, relative to `/api/v3`. */
+export function pingsRouter(): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+
+  endpoint(
+    router,
+    '/checks/:code/pings/',
+    {
+      GET: [
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => {
+          const check = checkOf(req);
+          res.json({ pings: presentPings(check._id, await listPings(authOf(req).project, check)) });
+        },
+      ],
+    },
+    checkPath('uuid'),
+  );
+
+  endpoint(
+    router,
+    '/checks/:code/pings/:n/body',
+    {
+      GET: [
+        requireKey('write'),
+        loadCheck,
+        async (req, res) => {
+          const body = await pingBody(authOf(req).project, checkOf(req), Number(req.params.n));
+          // setHeader, not res.type(): Express would append "; charset=utf-8" (§3.6: no charset).
+          res.status(200).setHeader('Content-Type', 'text/plain');
+          res.end(body);
+        },
+      ],
+    },
+    checkPath('uuid'),
+  );
+
+  return router;
+}
