@@ -4,6 +4,7 @@
  */
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Types } from 'mongoose';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import { recordSignal, type PingMeta } from '../../shared/services/signal.js';
@@ -58,9 +59,12 @@ export async function ping(checkId: string, signal: Signal = 'success'): Promise
   return stored(checkId);
 }
 
+/** A flip as read back, with its id. */
+export type StoredFlip = FlipDoc & { _id: Types.ObjectId };
+
 /** The check's flips into `down`, oldest first (a first success ping also records new→up). */
-export async function downFlips(checkId: string): Promise<FlipDoc[]> {
-  return Flip.find({ checkId, newStatus: 'down' }).sort({ created: 1 }).lean<FlipDoc[]>();
+export async function downFlips(checkId: string): Promise<StoredFlip[]> {
+  return Flip.find({ checkId, newStatus: 'down' }).sort({ created: 1 }).lean<StoredFlip[]>();
 }
 
 /**
