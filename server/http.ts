@@ -2,7 +2,7 @@
  * The HTTP listener of the web process, with a graceful close: stop
  * accepting, let requests in flight finish, then drop what is left.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 
@@ -21,6 +21,11 @@ export interface HttpServer {
   close(drainTimeoutMs?: number): Promise<void>;
 }
 
+/** Makes the connection end after this response instead of staying open for keep-alive. */
+function endAfter(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+}
+
 /**
  * Listens on `port` (all interfaces, as a PaaS router expects).
  *
@@ -29,7 +34,15 @@ export interface HttpServer {
  * @throws the listen error (e.g. EADDRINUSE).
  */
 export async function listen(handler: RequestListener, port: number): Promise<HttpServer> {
-  const server = createServer(handler);
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    // A keep-alive client may send another request on its open connection while we drain.
+    if (closing) endAfter(res);
+    handler(req, res);
+  });
   server.listen(port);
   await once(server, 'listening');
   return {
@@ -37,14 +50,16 @@ export async function listen(handler: RequestListener, port: number): Promise<Ht
     port: (server.address() as AddressInfo).port,
     close: (drainTimeoutMs = DRAIN_TIMEOUT_MS) =>
       new Promise<void>((resolve, reject) => {
+        closing = true;
         const timer = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
         server.close((err) => {
           clearTimeout(timer);
           if (err) reject(err);
           else resolve();
         });
-        // Keep-alive connections with no request in flight would hold close() open.
+        // Idle keep-alive connections would hold close() open; busy ones end after their response.
         server.closeIdleConnections();
+        inFlight.forEach(endAfter);
       }),
   };
 }
