@@ -17,6 +17,10 @@ describe('runSweep', () => {
   const deps = () => ({ queues: testContext().queues, clock: systemClock, settings: { deadlineConcurrency: 1, sweepIntervalMs: TEST_SWEEP_INTERVAL_MS } });
   const inMs = (ms: number) => new Date(Date.now() + ms);
   const pendingJob = (checkId: string) => testContext().queues.deadlines.getDeduplicationJobId(deadlineJobKey(checkId));
+  const pendingJobs = async () => {
+    const counts = await testContext().queues.deadlines.getJobCounts('delayed', 'wait');
+    return counts.delayed + counts.wait;
+  };
   const addFlip = (recorded: Date, processed: Date | null = null) =>
     Flip.create({ checkId: randomUUID(), created: recorded, recorded, processed, oldStatus: 'up', newStatus: 'down', reason: 'timeout' });
 
@@ -54,14 +58,14 @@ describe('runSweep', () => {
     await runSweep(deps());
     await runSweep(deps());
     expect(await pendingJob(check._id)).to.be.a('string');
-    expect(await testContext().queues.deadlines.getJobCounts('delayed')).to.deep.equal({ delayed: 1 });
+    expect(await pendingJobs()).to.equal(1);
   });
 
   it('walks more checks than one cursor batch', async () => {
     const fields = { projectId: project.project._id, status: 'up', lastPing: new Date(), deadline: inMs(1_000), created: new Date() };
     await Check.insertMany(Array.from({ length: 450 }, () => ({ ...fields, _id: randomUUID(), badgeKey: randomUUID() })));
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 450, flips: 0 });
-    expect(await testContext().queues.deadlines.getJobCounts('delayed')).to.deep.equal({ delayed: 450 });
+    expect(await pendingJobs()).to.equal(450);
   });
 
   it('re-enqueues a flip still unprocessed after a minute under its own job id', async () => {
