@@ -6,7 +6,7 @@ import { deadlineWorker } from '../../workers/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { waitFor } from '../helpers/poll.js';
-import { downFlips, ping, queueIdle, startTestWorkers, stored, type TestWorkers } from './support.js';
+import { downFlips, ping, queueIdle, startTestWorkers, stored, wentDown, type TestWorkers } from './support.js';
 
 describe('deadlines worker', () => {
   let project: TestProject;
@@ -18,7 +18,6 @@ describe('deadlines worker', () => {
   });
   afterEach(async () => running.stop());
 
-  const wentDown = (checkId: string) => waitFor('the check to go down', async () => (await stored(checkId)).status === 'down');
 
   it('stores down at the deadline with one timeout flip dated at the deadline', async () => {
     const check = await buildCheck(project, { timeout: 1, grace: 1 });

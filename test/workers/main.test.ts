@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject } from '../helpers/factories.js';
-import { waitFor } from '../helpers/poll.js';
 import { killChildren, startNode, waitForOutput } from '../helpers/processes.js';
-import { downFlips, stored } from './support.js';
+import { downFlips, wentDown } from './support.js';
 
 describe('worker process (dist/workers/main.js)', () => {
   afterEach(killChildren);
@@ -12,7 +11,7 @@ describe('worker process (dist/workers/main.js)', () => {
     const lastPing = new Date(Date.now() - 10_000);
     const check = await buildCheck(project, { status: 'up', timeout: 1, grace: 1, lastPing, deadline: new Date(lastPing.getTime() + 2_000) });
     const worker = startNode('workers/main.js');
-    await waitFor('the check to go down', async () => (await stored(check._id)).status === 'down', 10_000);
+    await wentDown(check._id, 10_000);
     await worker.stop();
     expect(await downFlips(check._id)).to.have.length(1);
   });

@@ -9,7 +9,7 @@ import type { WorkerFactory } from '../../workers/deps.js';
 import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { waitFor } from '../helpers/poll.js';
-import { TEST_SWEEP_INTERVAL_MS, downFlips, stored, workerDeps } from './support.js';
+import { TEST_SWEEP_INTERVAL_MS, downFlips, wentDown, workerDeps } from './support.js';
 
 describe('startWorkers', () => {
   let project: TestProject;
@@ -17,7 +17,6 @@ describe('startWorkers', () => {
   let running: RunningWorkers | undefined;
   const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
   const overdueCheck = () => buildCheck(project, { status: 'up', timeout: 1, grace: 1, lastPing: secondsAgo(10), deadline: secondsAgo(8) });
-  const wentDown = (checkId: string) => waitFor('the check to go down', async () => (await stored(checkId)).status === 'down');
 
   beforeEach(async () => {
     project = await buildProject();

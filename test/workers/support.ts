@@ -13,6 +13,7 @@ import { createRedis } from '../../shared/queues/connections.js';
 import { systemClock } from '../../shared/clock.js';
 import type { WorkerDeps, WorkerFactory } from '../../workers/deps.js';
 import { testContext } from '../helpers/hooks.js';
+import { waitFor } from '../helpers/poll.js';
 
 /** Sweep interval used by worker tests, in milliseconds (horizon = 2 s). */
 export const TEST_SWEEP_INTERVAL_MS = 1_000;
@@ -65,6 +66,17 @@ export type StoredFlip = FlipDoc & { _id: Types.ObjectId };
 /** The check's flips into `down`, oldest first (a first success ping also records new→up). */
 export async function downFlips(checkId: string): Promise<StoredFlip[]> {
   return Flip.find({ checkId, newStatus: 'down' }).sort({ created: 1 }).lean<StoredFlip[]>();
+}
+
+/**
+ * Waits until the check is stored down and its flip into down is written
+ * (the worker writes the status first, then the flip).
+ *
+ * @throws Error after `timeoutMs` milliseconds.
+ */
+export async function wentDown(checkId: string, timeoutMs = 5_000): Promise<void> {
+  await waitFor('the check to go down', async () =>
+    (await downFlips(checkId)).length > 0 && (await stored(checkId)).status === 'down', timeoutMs);
 }
 
 /**

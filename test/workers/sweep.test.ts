@@ -9,8 +9,7 @@ import { deadlineWorker } from '../../workers/deadlines.js';
 import { runSweep } from '../../workers/sweep.js';
 import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
-import { waitFor } from '../helpers/poll.js';
-import { TEST_SWEEP_INTERVAL_MS, downFlips, ping, startTestWorkers, stored } from './support.js';
+import { TEST_SWEEP_INTERVAL_MS, downFlips, ping, startTestWorkers, wentDown } from './support.js';
 
 describe('runSweep', () => {
   let project: TestProject;
@@ -35,7 +34,7 @@ describe('runSweep', () => {
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 1, flips: 0 });
     const running = startTestWorkers(deadlineWorker);
     try {
-      await waitFor('the check to go down', async () => (await stored(check._id)).status === 'down');
+      await wentDown(check._id);
     } finally {
       await running.stop();
     }
