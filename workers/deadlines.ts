@@ -34,6 +34,9 @@ export type DeadlineOutcome = 'gone' | 'down' | 'none' | 'rescheduled' | 'stale'
  * read, so a ping, an update, a pause or another worker in between makes it
  * match nothing; only the writer that changed the row records the flip, whose
  * `created` is the computed going-down moment (behaviour.md §2.7 rule 4).
+ * That write is atomic on MongoDB. FerretDB v1 applies updates as read then
+ * write, so there two deadline jobs of one check must never run at once:
+ * the deduplication in `scheduleDeadline` (keepLastIfActive) guarantees it.
  *
  * @param deps - Queues (reschedule, flip fan-out) and the clock.
  * @param checkId - The check's UUID.
