@@ -52,7 +52,7 @@ export function onShutdown(close: () => Promise<void>, log: Logger): void {
       log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    close().then(
+    void close().then(
       () => {
         log.info('shut down');
         process.exit(0);

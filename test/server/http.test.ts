@@ -26,7 +26,7 @@ describe('listen / HttpServer.close', () => {
     // A request held open until the test releases it: a request in flight during close.
     http = await listen((_req, res) => {
       onArrive();
-      new Promise<void>((resolve) => (release = resolve)).then(() => res.end('done'));
+      void new Promise<void>((resolve) => (release = resolve)).then(() => res.end('done'));
     }, 0);
     // Long enough that a close waiting on a kept-alive connection would hit mocha's timeout.
     http.server.keepAliveTimeout = 60_000;
