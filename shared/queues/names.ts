@@ -4,4 +4,6 @@ export const QueueName = {
   Deadlines: 'deadlines',
   /** One job per flip that notifies; fans out to one notify job per channel. */
   Flips: 'flips',
+  /** The worker's repeating reconciliation sweep (lost deadline and flip jobs). */
+  Sweep: 'sweep',
 } as const;

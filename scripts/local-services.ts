@@ -1,0 +1,149 @@
+/**
+ * Local MongoDB and Redis for `npm start` when MONGODB_URI / REDIS_URL are
+ * unset and nothing listens on the default ports: mongodb-memory-server (or
+ * the FerretDB binary `npm run services` builds) and a redis-server child,
+ * with their data kept under .data/ so checks survive a restart.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a started service may take to accept connections, in milliseconds. */
+const START_TIMEOUT_MS = 30_000;
+/** How long a stopping child may take before it is killed, in milliseconds. */
+const STOP_TIMEOUT_MS = 3_000;
+
+/** A service started here. */
+export interface LocalService {
+  /** What it is, for logs: `mongodb-memory-server`, `ferretdb`, `redis-server`. */
+  name: string;
+  /** Stops it; its data stays. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Whether something accepts TCP connections on 127.0.0.1:`port`.
+ *
+ * @param timeoutMs - Treat no answer within this many milliseconds as "no".
+ */
+export async function isListening(port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: timeoutMs });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after {@link STOP_TIMEOUT_MS}. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Spawns `command` with output to `logFile` and waits until it listens on `port`.
+ * The child gets its own process group, so a Ctrl-C in the terminal reaches
+ * only us and we stop it after our connections are closed.
+ *
+ * @throws Error when it cannot be spawned, exits, or does not listen in time.
+ */
+async function spawnService(name: string, command: string, args: string[], port: number, logFile: string): Promise<LocalService> {
+  const log = openSync(logFile, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', log, log], detached: true });
+  closeSync(log);
+  let spawnError: Error | undefined;
+  child.once('error', (err) => (spawnError = err));
+  // Last resort if this process dies without a graceful shutdown.
+  process.once('exit', () => child.kill('SIGTERM'));
+  const giveUpAt = Date.now() + START_TIMEOUT_MS;
+  while (!(await isListening(port))) {
+    let problem: string | undefined;
+    if (spawnError) problem = `${name}: ${spawnError.message}`;
+    else if (child.exitCode !== null) problem = `${name} exited with ${child.exitCode} (see ${logFile})`;
+    else if (Date.now() > giveUpAt) problem = `${name} did not listen on port ${port} within ${START_TIMEOUT_MS} ms`;
+    if (problem) {
+      await stopChild(child);
+      throw new Error(problem);
+    }
+    await sleep(100);
+  }
+  return { name, stop: () => stopChild(child) };
+}
+
+/**
+ * Starts redis-server on 127.0.0.1:`port` with its data (RDB snapshots) in `dataDir`.
+ *
+ * @param command - The program; `redis-server` from PATH unless a test says otherwise.
+ * @throws Error when redis-server is missing or does not start.
+ */
+export async function startRedisServer(port: number, dataDir: string, command = 'redis-server'): Promise<LocalService> {
+  mkdirSync(dataDir, { recursive: true });
+  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--daemonize', 'no'];
+  return spawnService('redis-server', command, args, port, `${dataDir}.log`);
+}
+
+/**
+ * Runs `fn` with console.warn silenced: mongodb-memory-server prints its
+ * failure with a stack trace there, while we fall back to FerretDB or print
+ * one line of our own.
+ */
+async function withoutConsoleWarnings<T>(fn: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return await fn();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** Where an embedded MongoDB keeps its data. */
+export interface EmbeddedMongoPaths {
+  /** dbPath of mongodb-memory-server's mongod. */
+  mongoDir: string;
+  /** The FerretDB binary `npm run services` builds. */
+  ferretdbBin: string;
+  /** FerretDB's SQLite directory. */
+  ferretdbDir: string;
+}
+
+/**
+ * Starts a MongoDB-compatible server on 127.0.0.1:`port`: mongodb-memory-server
+ * with a persistent dbPath, or, when it cannot start (it downloads mongod on
+ * first use), the FerretDB binary if it was built.
+ *
+ * @throws Error when neither can be started.
+ */
+export async function startEmbeddedMongo(port: number, paths: EmbeddedMongoPaths): Promise<LocalService> {
+  let reason: string;
+  try {
+    mkdirSync(paths.mongoDir, { recursive: true });
+    const { MongoMemoryServer } = await import('mongodb-memory-server');
+    const server = await withoutConsoleWarnings(() =>
+      MongoMemoryServer.create({
+        instance: { ip: '127.0.0.1', port, dbPath: paths.mongoDir, storageEngine: 'wiredTiger' },
+        spawn: { detached: true },
+      }),
+    );
+    return { name: 'mongodb-memory-server', stop: async () => void (await server.stop({ doCleanup: false })) };
+  } catch (err) {
+    reason = err instanceof Error ? err.message : String(err);
+  }
+  if (!existsSync(paths.ferretdbBin)) {
+    throw new Error(`mongodb-memory-server cannot start (${reason}) and ${paths.ferretdbBin} is not built`);
+  }
+  mkdirSync(paths.ferretdbDir, { recursive: true });
+  const args = ['-listen', `127.0.0.1:${port}`, '-data', paths.ferretdbDir];
+  return spawnService('ferretdb', paths.ferretdbBin, args, port, `${paths.ferretdbDir}.log`);
+}

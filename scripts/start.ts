@@ -1,0 +1,122 @@
+/**
+ * `npm start`: the web and the worker in one process, for a single machine.
+ *
+ * With MONGODB_URI / REDIS_URL unset and nothing listening on the default
+ * local ports, it starts what is missing: an embedded MongoDB
+ * (mongodb-memory-server, else the FerretDB binary `npm run services` builds)
+ * and a redis-server child, with data under .data/. If one cannot be had, it
+ * prints one line saying what to set and exits 1. SIGTERM/SIGINT close
+ * everything, children last, within 10 s.
+ */
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../server/app.js';
+import { listen } from '../server/http.js';
+import { startWorkers } from '../workers/start.js';
+import { connectDb, disconnectDb } from '../shared/db.js';
+import '../shared/models/index.js';
+import { config } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { systemClock } from '../shared/clock.js';
+import { createRedis } from '../shared/queues/connections.js';
+import { closeQueues, openQueues } from '../shared/queues/index.js';
+import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
+
+const log = logger.child({ module: 'start' });
+
+/** The project's .data/ directory (this file runs as dist/scripts/start.js). */
+const DATA_DIR = fileURLToPath(new URL('../../.data/', import.meta.url));
+
+/** What to tell the user for each service that could not be had. */
+const MISSING = {
+  mongo: { name: 'MongoDB', variable: 'MONGODB_URI', fix: 'run `npm run services` (builds FerretDB)' },
+  redis: { name: 'Redis', variable: 'REDIS_URL', fix: 'install redis-server' },
+} as const;
+
+type ServiceKind = keyof typeof MISSING;
+
+/** Raised when a service is neither configured, running, nor startable; its message is the one line to print. */
+class MissingServices extends Error {}
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+/**
+ * Starts the local services that are needed and not running.
+ *
+ * @returns The services started here, to stop on exit.
+ * @throws MissingServices naming what to set.
+ */
+async function ensureServices(): Promise<LocalService[]> {
+  const wanted: { kind: ServiceKind; given: boolean; url: string; start: () => Promise<LocalService> }[] = [
+    {
+      kind: 'mongo',
+      given: config.mongodbUriGiven,
+      url: config.mongodbUri,
+      start: () => startEmbeddedMongo(portOf(config.mongodbUri), {
+        mongoDir: `${DATA_DIR}mongo`,
+        ferretdbBin: `${DATA_DIR}bin/ferretdb`,
+        ferretdbDir: `${DATA_DIR}ferretdb`,
+      }),
+    },
+    {
+      kind: 'redis',
+      given: config.redisUrlGiven,
+      url: config.redisUrl,
+      start: () => startRedisServer(portOf(config.redisUrl), `${DATA_DIR}redis`),
+    },
+  ];
+  const started: LocalService[] = [];
+  const missing: ServiceKind[] = [];
+  for (const { kind, given, url, start } of wanted) {
+    if (given || (await isListening(portOf(url)))) continue;
+    try {
+      const service = await start();
+      started.push(service);
+      log.info({ service: service.name, url }, 'started a local service');
+    } catch (err) {
+      log.debug({ err, kind }, 'cannot start a local service');
+      missing.push(kind);
+    }
+  }
+  if (missing.length === 0) return started;
+  await Promise.all(started.map((s) => s.stop()));
+  const say = (key: 'name' | 'variable' | 'fix') => missing.map((kind) => MISSING[kind][key]).join(' and ');
+  throw new MissingServices(`npm start: no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
+}
+
+async function main(): Promise<void> {
+  const services = await ensureServices();
+  const stopServices = async () => void (await Promise.all(services.map((s) => s.stop())));
+  try {
+    await connectDb(config.mongodbUri);
+    const webRedis = createRedis(config.redisUrl, 'web');
+    const workerRedis = createRedis(config.redisUrl, 'worker');
+    await Promise.all([waitForRedis(webRedis), waitForRedis(workerRedis)]);
+    const webQueues = openQueues(webRedis);
+    const workerQueues = openQueues(workerRedis);
+    const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
+    const workers = await startWorkers(deps);
+    const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
+    log.info({ port: http.port, baseUrl: config.baseUrl }, 'listening');
+    onShutdown(async () => {
+      await http.close();
+      await workers.close();
+      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]);
+      await Promise.all([webRedis.quit(), workerRedis.quit()]);
+      await disconnectDb();
+      await stopServices();
+    }, log);
+  } catch (err) {
+    await stopServices();
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  // A missing service is the user's to fix: one plain line, not a stack trace.
+  if (err instanceof MissingServices) process.stderr.write(`${err.message}\n`);
+  else log.fatal({ err }, 'cannot start');
+  process.exit(1);
+});

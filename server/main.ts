@@ -1,0 +1,37 @@
+/**
+ * The `web` process (Procfile): Management API, Pinging API and badges on
+ * `PORT`. SIGTERM/SIGINT stop accepting, let requests in flight finish, then
+ * close the queues, Redis and MongoDB, within 10 s.
+ */
+import { createApp } from './app.js';
+import { listen } from './http.js';
+import { connectDb, disconnectDb } from '../shared/db.js';
+import '../shared/models/index.js';
+import { config } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { systemClock } from '../shared/clock.js';
+import { createRedis } from '../shared/queues/connections.js';
+import { closeQueues, openQueues } from '../shared/queues/index.js';
+import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+
+const log = logger.child({ module: 'web-main' });
+
+async function main(): Promise<void> {
+  await connectDb(config.mongodbUri);
+  const redis = createRedis(config.redisUrl, 'web');
+  await waitForRedis(redis);
+  const queues = openQueues(redis);
+  const http = await listen(createApp({ clock: systemClock, redis, queues }), config.port);
+  log.info({ port: http.port }, 'listening');
+  onShutdown(async () => {
+    await http.close();
+    await closeQueues(queues);
+    await redis.quit();
+    await disconnectDb();
+  }, log);
+}
+
+main().catch((err: unknown) => {
+  log.fatal({ err }, 'web cannot start');
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+/**
+ * Process lifecycle shared by the web process, the worker process and
+ * `npm start`: waiting for Redis at boot, and a bounded graceful shutdown on
+ * SIGTERM/SIGINT.
+ */
+import { once } from 'node:events';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/**
+ * How long a graceful shutdown may take before the process exits anyway, in
+ * milliseconds. Heroku sends SIGKILL 30 s after SIGTERM; we stay well inside.
+ */
+export const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** How long boot waits for Redis to accept commands, in milliseconds. */
+export const REDIS_READY_TIMEOUT_MS = 10_000;
+
+/**
+ * Waits until `redis` is ready. A web connection has no offline queue, so a
+ * command sent before this would fail; waiting also turns an unreachable Redis
+ * into one clear boot error instead of endless reconnect logs.
+ *
+ * @param timeoutMs - Give up after this many milliseconds.
+ * @throws Error when Redis is not ready in time.
+ */
+export async function waitForRedis(redis: Redis, timeoutMs: number = REDIS_READY_TIMEOUT_MS): Promise<void> {
+  if (redis.status === 'ready') return;
+  try {
+    await once(redis, 'ready', { signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    throw new Error(`Redis is not reachable after ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Runs `close` once on the first SIGTERM or SIGINT, then exits: 0 when it
+ * resolved, 1 when it threw or did not finish within {@link SHUTDOWN_TIMEOUT_MS}.
+ * A second signal of the same kind gets Node's default handling (immediate
+ * exit), so a stuck process can still be interrupted.
+ *
+ * @param close - Stops accepting work, waits for work in flight, closes connections.
+ * @param log - Where progress and failures are logged.
+ */
+export function onShutdown(close: () => Promise<void>, log: Logger): void {
+  let closing = false;
+  const handle = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    void close().then(
+      () => {
+        log.info('shut down');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', handle);
+  process.once('SIGINT', handle);
+}

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { isListening, startRedisServer } from '../../scripts/local-services.js';
+import { freePort } from '../helpers/services.js';
+import { testContext } from '../helpers/hooks.js';
+
+describe('local services for npm start', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hc-local-services-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('isListening tells a port in use from a free one', async () => {
+    const used = Number(new URL(testContext().services.redisUrl).port);
+    expect(await isListening(used)).to.equal(true);
+    expect(await isListening(await freePort())).to.equal(false);
+  });
+
+  it('startRedisServer serves Redis on the port with its data in the directory', async () => {
+    const port = await freePort();
+    const service = await startRedisServer(port, join(dir, 'redis'));
+    const client = new Redis(port, '127.0.0.1');
+    const configDir = (await client.config('GET', 'dir')) as string[];
+    client.disconnect();
+    await service.stop();
+    expect(configDir[1]).to.equal(join(dir, 'redis'));
+    expect(await isListening(port)).to.equal(false);
+  });
+
+  it('startRedisServer keeps the data across a restart', async () => {
+    const port = await freePort();
+    const first = await startRedisServer(port, join(dir, 'redis'));
+    const client = new Redis(port, '127.0.0.1');
+    await client.set('kept', 'yes');
+    client.disconnect();
+    await first.stop();
+    expect(existsSync(join(dir, 'redis', 'dump.rdb'))).to.equal(true);
+    const second = await startRedisServer(port, join(dir, 'redis'));
+    const again = new Redis(port, '127.0.0.1');
+    expect(await again.get('kept')).to.equal('yes');
+    again.disconnect();
+    await second.stop();
+  });
+
+  it('startRedisServer rejects when the program is missing', async () => {
+    const error = await startRedisServer(await freePort(), join(dir, 'redis'), 'no-such-redis-server').catch((err: Error) => err);
+    expect(error).to.be.instanceOf(Error).with.property('message', 'redis-server: spawn no-such-redis-server ENOENT');
+  });
+});

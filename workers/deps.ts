@@ -1,0 +1,24 @@
+/**
+ * What every BullMQ worker of the worker process is built from.
+ */
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.js';
+import type { Config } from '../shared/config.js';
+import type { Queues } from '../shared/queues/index.js';
+
+/** Connections and settings a worker needs. */
+export interface WorkerDeps {
+  /**
+   * Worker-role Redis connection (`createRedis(url, 'worker')`); BullMQ
+   * duplicates it for its blocking reads and never closes it.
+   */
+  connection: Redis;
+  /** Producer handles (a deadline reschedules itself; a timeout flip enqueues its fan-out). */
+  queues: Queues;
+  clock: Clock;
+  settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
+}
+
+/** Builds one running BullMQ worker; the worker process starts one per factory. */
+export type WorkerFactory = (deps: WorkerDeps) => Worker;

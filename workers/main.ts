@@ -1,0 +1,35 @@
+/**
+ * The `worker` process (Procfile): consumes the BullMQ queues and runs the
+ * reconciliation sweep. SIGTERM/SIGINT close the workers (active jobs finish),
+ * the queues, Redis and MongoDB, within 10 s.
+ */
+import { connectDb, disconnectDb } from '../shared/db.js';
+import '../shared/models/index.js';
+import { config } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { systemClock } from '../shared/clock.js';
+import { createRedis } from '../shared/queues/connections.js';
+import { closeQueues, openQueues } from '../shared/queues/index.js';
+import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { startWorkers } from './start.js';
+
+const log = logger.child({ module: 'worker-main' });
+
+async function main(): Promise<void> {
+  await connectDb(config.mongodbUri);
+  const connection = createRedis(config.redisUrl, 'worker');
+  await waitForRedis(connection);
+  const queues = openQueues(connection);
+  const running = await startWorkers({ connection, queues, clock: systemClock, settings: config });
+  onShutdown(async () => {
+    await running.close();
+    await closeQueues(queues);
+    await connection.quit();
+    await disconnectDb();
+  }, log);
+}
+
+main().catch((err: unknown) => {
+  log.fatal({ err }, 'worker cannot start');
+  process.exit(1);
+});

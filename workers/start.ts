@@ -1,0 +1,57 @@
+/**
+ * The worker process's BullMQ workers, started and stopped together. Used by
+ * `workers/main.ts` (the `worker` process) and by `npm start` (all in one).
+ */
+import type { Queue, Worker } from 'bullmq';
+import { deadlineWorker } from './deadlines.js';
+import { runSweep, scheduleSweep, sweepWorker } from './sweep.js';
+import type { WorkerDeps, WorkerFactory } from './deps.js';
+import { logger } from '../shared/logger.js';
+
+const log = logger.child({ module: 'workers' });
+
+/** One factory per queue the worker process consumes; adding a consumer is one line here. */
+export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker];
+
+/** Running workers. */
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs, waits for active jobs to finish, closes the sweep queue handle. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts every worker in {@link WORKERS}, schedules the repeating sweep and
+ * runs one sweep at once, so deadline and flip jobs lost while no worker ran
+ * are back before the first interval passes.
+ *
+ * @param deps - Connection, queues, clock and settings shared by all workers.
+ * @param factories - Workers to start; {@link WORKERS} unless a test narrows it.
+ * @throws the Redis error when the sweep cannot be scheduled.
+ */
+export async function startWorkers(
+  deps: WorkerDeps,
+  factories: readonly WorkerFactory[] = WORKERS,
+): Promise<RunningWorkers> {
+  const workers = factories.map((build) => build(deps));
+  for (const worker of workers) {
+    worker.on('error', (err) => log.error({ err, queue: worker.name }, 'worker error'));
+    worker.on('failed', (job, err) =>
+      log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'),
+    );
+  }
+  let sweepQueue: Queue | undefined;
+  const close = async (): Promise<void> => {
+    await Promise.all(workers.map((w) => w.close()));
+    await sweepQueue?.close();
+  };
+  try {
+    sweepQueue = await scheduleSweep(deps.connection, deps.settings.sweepIntervalMs);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
+  log.info({ queues: workers.map((w) => w.name) }, 'workers started');
+  return { workers, close };
+}
