@@ -1,5 +1,5 @@
 /**
- * `npm start`: the web and the worker in one process, for a single machine.
+ * `npm start`: the web, the worker and smtpd in one process, for a single machine.
  *
  * With MONGODB_URI / REDIS_URL unset and nothing listening on the default
  * local ports, it starts what is missing: an embedded MongoDB
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from '../server/app.js';
 import { listen } from '../server/http.js';
 import { startWorkers } from '../workers/start.js';
+import { startSmtpd } from '../server/smtpd/listener.js';
 import { connectDb, disconnectDb } from '../shared/db.js';
 import '../shared/models/index.js';
 import { config } from '../shared/config.js';
@@ -99,9 +100,10 @@ async function main(): Promise<void> {
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
     const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
-    log.info({ port: http.port, baseUrl: config.baseUrl }, 'listening');
+    const smtpd = await startSmtpd({ port: config.smtpPort, host: config.smtpHost, deps: { clock: systemClock, queues: webQueues } });
+    log.info({ port: http.port, baseUrl: config.baseUrl, smtpPort: smtpd.port }, 'listening');
     onShutdown(async () => {
-      await http.close();
+      await Promise.all([http.close(), smtpd.close()]);
       await workers.close();
       await Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]);
       await Promise.all([webRedis.quit(), workerRedis.quit()]);

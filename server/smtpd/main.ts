@@ -1,7 +1,7 @@
 /**
  * The smtpd process (Procfile `smtpd: node dist/server/smtpd/main.js`):
  * receives email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN
- * (behaviour.md §5). Shuts down on SIGTERM/SIGINT within 10 s.
+ * (behaviour.md §5). Shuts down on SIGTERM/SIGINT within 10 s (shared/lifecycle.ts).
  */
 import { config } from '../../shared/config.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
@@ -10,12 +10,10 @@ import { createRedis } from '../../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { logger } from '../../shared/logger.js';
+import { onShutdown } from '../../shared/lifecycle.js';
 import { startSmtpd } from './listener.js';
 
 const log = logger.child({ module: 'smtpd' });
-
-/** Hard stop after SIGTERM, in milliseconds, should a step hang (Heroku kills at 30 s). */
-const SHUTDOWN_LIMIT_MS = 10_000;
 
 await connectDb(config.mongodbUri);
 // Like the web process: a Redis outage must not hold SMTP sessions open; the
@@ -29,17 +27,9 @@ const smtpd = await startSmtpd({
   deps: { clock: systemClock, queues },
 });
 
-async function shutdown(signal: string): Promise<void> {
-  log.info({ signal }, 'closing');
-  setTimeout(() => {
-    log.error('shutdown took too long; exiting');
-    process.exit(1);
-  }, SHUTDOWN_LIMIT_MS).unref();
+onShutdown(async () => {
   await smtpd.close();
   await closeQueues(queues);
   redis.disconnect();
   await disconnectDb();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+}, log);
