@@ -2,19 +2,29 @@
  * The one place a signal is applied to a check, used by HTTP pings and inbound
  * email alike (behaviour.md §2.5, §4.3 steps 10 and 12).
  *
- * MongoDB without transactions (FerretDB has none): the check is updated with
- * a conditional write on `nPings` and on every field the outcome was computed
- * from. A concurrent ping, a pause, an API update or the deadline worker's
- * write between our read and our write makes the write miss; we re-read and
- * retry, so no increment is lost and no transition is computed from a stale
- * status. The ping gets `n` = the new `nPings`.
+ * There are no transactions (FerretDB has none), and FerretDB v1 does not even
+ * apply a conditional update atomically: it reads, then rewrites the document.
+ * What both servers do enforce is the unique index on pings (check, n). So a
+ * ping first CLAIMS its number by inserting ping n = nPings + 1; only the
+ * claimant of n may move the check from nPings n − 1 to n. A request that finds
+ * n taken waits until the check reaches n and then claims n + 1. Pings to one
+ * check are thereby applied one after another, in `n` order, and no increment
+ * is lost.
+ *
+ * The claimant's check write is also guarded on every field the outcome was
+ * computed from, so a pause, an API update or the deadline worker writing in
+ * between makes it recompute instead of applying a stale transition.
+ *
+ * A claim whose check write never happens (a crash, a failed write) would
+ * stall the check; a waiter adopts such a claim after {@link ADOPT_AFTER_MS}:
+ * it applies the claimed ping's recorded kind itself and moves on.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Check, type CheckDoc } from '../models/check.js';
 import { Ping, type PingDoc } from '../models/ping.js';
-import { Flip } from '../models/flip.js';
-import { Project } from '../models/project.js';
-import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
+import { applySignal, deadlineOf, type Signal, type SignalOutcome } from '../domain/status.js';
 import { recordFlip } from './flips.js';
+import { pruneCheckHistory } from './prune.js';
 import { scheduleDeadline } from '../queues/deadlines.js';
 import type { Queues } from '../queues/index.js';
 import type { Clock } from '../clock.js';
@@ -22,14 +32,16 @@ import { logger } from '../logger.js';
 
 const log = logger.child({ module: 'signal' });
 
-/** How many times a write that lost to a concurrent one is retried. */
-const MAX_ATTEMPTS = 50;
-
+/** How many times a claimant recomputes after a concurrent non-ping write. */
+const MAX_ATTEMPTS = 20;
+/** A claim with no check write after this many milliseconds is adopted by a waiter. */
+const ADOPT_AFTER_MS = 2000;
+/** Longest pause between two looks at a claimed number, in milliseconds (jittered). */
+const WAIT_STEP_MS = 4;
 /** How often (in pings) old pings are pruned (behaviour.md §4.3 step 12). */
 const PRUNE_EVERY = 100;
-
-/** Flips are kept at least this long, in milliseconds (behaviour.md §4.3 step 12: 93 days). */
-const FLIP_RETENTION_MS = 93 * 24 * 3600 * 1000;
+/** MongoDB's duplicate key error code. */
+const DUPLICATE_KEY = 11000;
 
 /**
  * Check fields that the outcome of a signal depends on: the state machine's
@@ -55,17 +67,17 @@ export interface SignalDeps {
 export type ResolveSignal = (check: CheckDoc) => Signal;
 
 /**
- * Applies a signal and logs the ping (behaviour.md §4.3 step 10): updates the
- * check, adds 1 to `nPings`, stores the ping with `n` = the new `nPings`,
+ * Applies a signal and logs the ping (behaviour.md §4.3 step 10): stores the
+ * ping with `n` = the new `nPings`, updates the check and adds 1 to `nPings`,
  * records a flip when the stored status changes, schedules the deadline job,
  * and prunes every 100th ping.
  *
  * @param deps - Clock and queues.
  * @param check - The check as already read by the caller (saves a read on the hot path).
- * @param resolve - Maps the check to the action; called again if a concurrent write forces a re-read.
+ * @param resolve - Maps the check to the action; called again whenever the check is re-read.
  * @param meta - Request data stored on the ping.
  * @returns The ping's `n`, or null when the check was deleted meanwhile.
- * @throws Error after {@link MAX_ATTEMPTS} lost races, or the driver's error when MongoDB fails.
+ * @throws Error when concurrent writes keep winning, or the driver's error when MongoDB fails.
  */
 export async function recordSignal(
   deps: SignalDeps,
@@ -74,33 +86,111 @@ export async function recordSignal(
   meta: PingMeta,
 ): Promise<number | null> {
   let current: CheckDoc | null = check;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS && current; attempt++) {
+  while (current) {
+    const n = current.nPings + 1;
     const now = deps.clock();
     const outcome = applySignal(current, resolve(current), now, meta.rid);
-    const deadline = deadlineOf(outcome.next);
-    const n = current.nPings + 1;
-    const res = await Check.updateOne(guardOf(current), {
-      $set: { ...outcome.set, deadline },
-      $inc: { nPings: 1 },
-    });
-    if (res.matchedCount === 1) {
-      const checkId = current._id;
-      await Ping.create({ checkId, n, created: now, kind: outcome.kind, ...meta });
-      if (outcome.flip) await recordFlip(deps.queues, checkId, outcome.flip, now, now);
-      if (deadline && deadline.getTime() !== current.deadline?.getTime()) {
-        await scheduleDeadline(deps.queues.deadlines, checkId, deadline, now).catch((err: unknown) =>
-          log.error({ err, checkId }, 'cannot schedule deadline; the sweep will'),
-        );
-      }
-      if (n % PRUNE_EVERY === 0) {
-        await prune(current, n, now).catch((err: unknown) => log.error({ err, checkId }, 'cannot prune'));
-      }
-      return n;
+    if (await claim(current._id, n, now, outcome.kind, meta)) {
+      return completeClaim(deps, current, n, now, outcome, resolve, meta.rid);
     }
-    current = await Check.findById(current._id).lean<CheckDoc>();
+    current = await awaitTurn(deps, current._id, n);
   }
-  if (current) throw new Error(`too many concurrent writes to check ${current._id}`);
   return null;
+}
+
+/** Inserts ping n; false when another request holds n. */
+async function claim(checkId: string, n: number, created: Date, kind: Signal, meta: PingMeta): Promise<boolean> {
+  try {
+    await Ping.create({ checkId, n, created, kind, ...meta });
+    return true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === DUPLICATE_KEY) return false;
+    throw err;
+  }
+}
+
+/**
+ * Moves the check to `n` for our claimed ping, recomputing when another writer
+ * changed a guarded field in between.
+ *
+ * @returns `n`, or null (and the claim withdrawn) when the check is gone.
+ */
+async function completeClaim(
+  deps: SignalDeps,
+  read: CheckDoc,
+  n: number,
+  at: Date,
+  first: SignalOutcome,
+  resolve: ResolveSignal,
+  rid: string | null,
+): Promise<number | null> {
+  let [current, now, outcome] = [read, at, first];
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await writeTransition(deps, current, n, now, outcome)) return n;
+    const fresh = await Check.findById(current._id).lean<CheckDoc>();
+    if (!fresh) {
+      await Ping.deleteOne({ checkId: current._id, n });
+      return null;
+    }
+    // A waiter adopted our claim and wrote (and flipped) for it.
+    if (fresh.nPings >= n) return n;
+    [current, now] = [fresh, deps.clock()];
+    outcome = applySignal(current, resolve(current), now, rid);
+    await Ping.updateOne({ checkId: current._id, n }, { $set: { kind: outcome.kind, created: now } });
+  }
+  throw new Error(`check ${read._id} keeps changing under ping ${n}`);
+}
+
+/**
+ * Waits until the holder of ping n has moved the check to n, adopting the
+ * claim when it looks abandoned.
+ *
+ * @returns The check as re-read, or null when it was deleted.
+ */
+async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<CheckDoc | null> {
+  const startedMs = Date.now();
+  for (;;) {
+    const fresh = await Check.findById(checkId).lean<CheckDoc>();
+    if (!fresh || fresh.nPings >= n) return fresh;
+    const holder = await Ping.findOne({ checkId, n }).lean<PingDoc>();
+    if (!holder) return fresh;
+    const stale = deps.clock().getTime() - holder.created.getTime() >= ADOPT_AFTER_MS;
+    if (stale || Date.now() - startedMs >= ADOPT_AFTER_MS) {
+      log.warn({ checkId, n }, 'adopting a ping claim whose check write never came');
+      await writeTransition(deps, fresh, n, holder.created, applySignal(fresh, holder.kind, holder.created, holder.rid));
+      return Check.findById(checkId).lean<CheckDoc>();
+    }
+    await sleep(1 + Math.random() * WAIT_STEP_MS);
+  }
+}
+
+/**
+ * Writes the transition from nPings n − 1 to n, if the check is still as read;
+ * the writer then records the flip, schedules the deadline and prunes.
+ *
+ * @returns Whether this write moved the check.
+ */
+async function writeTransition(
+  deps: SignalDeps,
+  check: CheckDoc,
+  n: number,
+  now: Date,
+  outcome: SignalOutcome,
+): Promise<boolean> {
+  const deadline = deadlineOf(outcome.next);
+  const res = await Check.updateOne(guardOf(check), { $set: { ...outcome.set, deadline, nPings: n } });
+  if (res.matchedCount !== 1) return false;
+  const checkId = check._id;
+  if (outcome.flip) await recordFlip(deps.queues, checkId, outcome.flip, now, now);
+  if (deadline && deadline.getTime() !== check.deadline?.getTime()) {
+    await scheduleDeadline(deps.queues.deadlines, checkId, deadline, now).catch((err: unknown) =>
+      log.error({ err, checkId }, 'cannot schedule deadline; the sweep will'),
+    );
+  }
+  if (n % PRUNE_EVERY === 0) {
+    await pruneCheckHistory(check, n, now).catch((err: unknown) => log.error({ err, checkId }, 'cannot prune'));
+  }
+  return true;
 }
 
 /** The filter matching the check only while it is as read (a missing field matches null). */
@@ -108,21 +198,4 @@ function guardOf(check: CheckDoc): Record<string, unknown> {
   const guard: Record<string, unknown> = { _id: check._id, nPings: check.nPings };
   for (const field of GUARDED_FIELDS) guard[field] = check[field] ?? null;
   return guard;
-}
-
-/**
- * Deletes pings outside the project's ping log window, then flips older than
- * both the oldest remaining ping and 93 days (behaviour.md §4.3 step 12).
- *
- * @param n - The newest ping's number.
- * @param now - The newest ping's time.
- */
-async function prune(check: CheckDoc, n: number, now: Date): Promise<void> {
-  const project = await Project.findById(check.projectId, { pingLogLimit: 1 }).lean();
-  if (!project) return;
-  await Ping.deleteMany({ checkId: check._id, n: { $lte: n - project.pingLogLimit } });
-  const oldest = await Ping.findOne({ checkId: check._id }, { created: 1 }).sort({ n: 1 }).lean();
-  const horizon = new Date(now.getTime() - FLIP_RETENTION_MS);
-  const cutoff = oldest && oldest.created < horizon ? oldest.created : horizon;
-  await Flip.deleteMany({ checkId: check._id, created: { $lt: cutoff } });
 }
