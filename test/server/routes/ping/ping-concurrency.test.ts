@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
-import { storedCheck, storedFlips, storedPings } from './support.js';
+import { storedCheck, storedFlips, storedPings } from '../../../helpers/pings.js';
 
 describe('ANY /ping/<uuid> under concurrency', () => {
   let project: TestProject;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildChannel, buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { Check } from '../../../../shared/models/check.js';
 import { UUID_RE } from '../../../../shared/domain/ids.js';
-import { onlyPing, storedPings, testClock, T0 } from './support.js';
+import { onlyPing, storedPings, testClock, T0 } from '../../../helpers/pings.js';
 
 describe('ANY /ping/<ping_key>/<slug>?create=1 (auto-provisioning)', () => {
   let project: TestProject;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
-import { onlyPing, storedCheck, storedPings, testClock, T0 } from './support.js';
+import { onlyPing, storedCheck, storedPings, testClock, T0 } from '../../../helpers/pings.js';
 
 describe('ANY /ping/<uuid>/{start,fail,log,<exit_status>}', () => {
   let project: TestProject;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { Ping } from '../../../../shared/models/ping.js';
-import { onlyPing, storedCheck, storedPings } from './support.js';
+import { onlyPing, storedCheck, storedPings } from '../../../helpers/pings.js';
 
 describe('ANY /ping/<ping_key>/<slug>[/{start,fail,log,<exit_status>}]', () => {
   let project: TestProject;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
-import { onlyPing, storedCheck, storedPings, testClock, T0 } from './support.js';
+import { onlyPing, storedCheck, storedPings, testClock, T0 } from '../../../helpers/pings.js';
 
 describe('ANY /ping/<uuid>', () => {
   let project: TestProject;

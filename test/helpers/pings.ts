@@ -2,10 +2,10 @@
  * Helpers shared by the Pinging API tests: a clock tests can move, and reads
  * of what a ping left in MongoDB.
  */
-import { Check, type CheckDoc } from '../../../../shared/models/check.js';
-import { Ping, type PingDoc } from '../../../../shared/models/ping.js';
-import { Flip, type FlipDoc } from '../../../../shared/models/flip.js';
-import type { Clock } from '../../../../shared/clock.js';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Ping, type PingDoc } from '../../shared/models/ping.js';
+import { Flip, type FlipDoc } from '../../shared/models/flip.js';
+import type { Clock } from '../../shared/clock.js';
 
 /** The moment tests start at. */
 export const T0 = new Date('2024-05-01T12:00:00.000Z');
@@ -56,7 +56,10 @@ export function bodyBytes(ping: PingDoc): Buffer | null {
   return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer);
 }
 
+/** A stored flip with its id. */
+export type StoredFlip = FlipDoc & { _id: unknown };
+
 /** The check's flips, oldest first. */
-export async function storedFlips(checkId: string): Promise<FlipDoc[]> {
-  return Flip.find({ checkId }).sort({ created: 1 }).lean<FlipDoc[]>();
+export async function storedFlips(checkId: string): Promise<StoredFlip[]> {
+  return Flip.find({ checkId }).sort({ created: 1 }).lean<StoredFlip[]>();
 }
