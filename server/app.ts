@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use('/ping', pingRouter(deps));
   app.use('/api/v3', apiRouter(deps));
-  app.use(badgeRouter());
+  app.use(badgeRouter(deps.clock));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -43,6 +43,14 @@ export interface Config {
   readonly sweepIntervalMs: number;
   /** Number of deadline jobs a worker processes at once. */
   readonly deadlineConcurrency: number;
+  /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
+  readonly smtpPort: number;
+  /** Address smtpd binds to; `0.0.0.0` (all interfaces) by default. */
+  readonly smtpHost: string;
+  /** Domain of check email addresses, lowercase; default the host of BASE_URL. */
+  readonly pingEmailDomain: string;
+  /** Largest message smtpd accepts, in bytes; larger ones get 552. */
+  readonly smtpMaxMessageBytes: number;
 }
 
 /** MongoDB used when MONGODB_URI is unset. */
@@ -70,6 +78,10 @@ const schema = Joi.object({
   }),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
   DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(50),
+  SMTP_PORT: Joi.number().integer().min(0).max(65535).default(2525),
+  SMTP_HOST: Joi.string().ip().default('0.0.0.0'),
+  PING_EMAIL_DOMAIN: Joi.string().hostname(),
+  SMTP_MAX_MESSAGE_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
 }).unknown(true);
 
 /**
@@ -101,6 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     minPeriodSeconds: value.TEST_MIN_PERIOD_SECONDS ?? 60,
     sweepIntervalMs: value.SWEEP_INTERVAL_MS,
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
+    smtpPort: value.SMTP_PORT,
+    smtpHost: value.SMTP_HOST,
+    pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
+    smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
   });
 }
 

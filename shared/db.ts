@@ -12,6 +12,11 @@ import mongoose from 'mongoose';
  */
 export async function connectDb(uri: string): Promise<void> {
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: false });
+  await createIndexes();
+}
+
+/** Builds every registered model's indexes (idempotent). */
+export async function createIndexes(): Promise<void> {
   await Promise.all(Object.values(mongoose.models).map((m) => m.createIndexes()));
 }
 

@@ -17,10 +17,24 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     else res.json({ error: err.message });
     return;
   }
+  const status = clientErrorStatus(err);
+  if (status) {
+    res.status(status).json({ error: status === 413 ? 'request body too large' : 'bad request' });
+    return;
+  }
   log.error({ err, method: req.method, path: req.path }, 'unhandled error');
   if (res.headersSent) return;
   res.status(500).json({ error: 'internal error' });
 };
+
+/**
+ * The 4xx status Express or its parsers attached to an error (a malformed
+ * percent-encoding in the path, a body over the limit), or undefined.
+ */
+function clientErrorStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
 
 /** Final 404 for paths no route matched. */
 export const notFoundHandler: RequestHandler = (_req, res) => {

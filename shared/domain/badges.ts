@@ -27,6 +27,15 @@ export function badgeSignature(badgeKey: string, secret: string, tag: string): s
 }
 
 /**
+ * Percent-encodes with no safe characters, as Python's `quote(s, safe='')`:
+ * unlike `encodeURIComponent`, also `!'()*`, which the badge route refuses
+ * after the path's decoding (behaviour.md §3.12 rule 2).
+ */
+function quote(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
  * The six URLs of a tag's badges. The tag segment is encoded twice, as the
  * reference does (`db@dc1` → `db%2540dc1`).
  *
@@ -38,7 +47,7 @@ export function badgeUrls(baseUrl: string, badgeKey: string, secret: string, tag
   const url = (states: '' | '-2', fmt: string): string =>
     tag === '*'
       ? `${root}/${sig}${states}.${fmt}`
-      : `${root}/${sig}${states}/${encodeURIComponent(encodeURIComponent(tag))}.${fmt}`;
+      : `${root}/${sig}${states}/${quote(quote(tag))}.${fmt}`;
   return {
     svg: url('-2', 'svg'),
     svg3: url('', 'svg'),

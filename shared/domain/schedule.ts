@@ -1,12 +1,25 @@
 /**
- * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4).
- * Pure: imports only cron-parser and moment-timezone.
+ * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4) and
+ * whether a `schedule` and `tz` are acceptable (§3.7). Pure: no I/O.
+ *
+ * Cron evaluation follows the reference's cronsim: parsing in cron.ts,
+ * wall-clock search in cron-search.ts, zone offsets in tz.ts.
  */
-import { CronExpressionParser } from 'cron-parser';
-import moment from 'moment-timezone';
+import { CronSyntaxError, parseCron, cronParts, type CronFields } from './cron.js';
+import { MINUTE_MS, nextWallMatch } from './cron-search.js';
+import { offsetAt, wallToInstant, zoneSegments, type ZoneSegments } from './tz.js';
+
+export { canonicalTz } from './tz.js';
+export { CronSyntaxError } from './cron.js';
 
 /** Milliseconds in one second. */
 const MS_PER_SECOND = 1000;
+
+/** How far ahead a cron match is searched, in years of the wall clock (§2.4 rule 5). */
+const SEARCH_YEARS = 50;
+
+/** The moment from which the reference tests a new expression for any match (§2.4 rule 5). */
+const VALIDITY_FROM = new Date('2000-01-01T00:00:00Z');
 
 /** A simple check's period or a cron check's expression and zone. */
 export type ScheduleSpec =
@@ -14,45 +27,130 @@ export type ScheduleSpec =
   | { kind: 'cron'; schedule: string; tz: string };
 
 /**
- * When the next ping is due after `lastPing` (the regular grace start).
+ * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1).
  *
  * @param spec - `timeout` in seconds (simple) or `schedule` + `tz` (cron).
  * @param lastPing - Last success or fail signal.
  * @returns For simple checks `lastPing + timeout`; for cron checks the first
- *   match strictly after `lastPing` in `tz`, as a UTC moment; null when the
- *   expression has no further match.
- * @throws Error if `schedule` does not parse (the API validates it first).
+ *   match strictly after `lastPing` in `tz` (§2.4 rules 6–8); null when the
+ *   expression has no match within 50 years.
+ * @throws CronSyntaxError if `schedule` does not parse, Error if `tz` is
+ *   unknown (the API validates both first).
  */
 export function nextPingAt(spec: ScheduleSpec, lastPing: Date): Date | null {
   if (spec.kind === 'simple') {
     return new Date(lastPing.getTime() + spec.timeout * MS_PER_SECOND);
   }
-  const it = CronExpressionParser.parse(spec.schedule, { currentDate: lastPing, tz: spec.tz });
-  return it.hasNext() ? it.next().toDate() : null;
+  return nextCronMatch(parseCron(spec.schedule), spec.tz, lastPing);
 }
 
 /**
- * Whether `expr` is a valid 5-field cron expression (behaviour.md §2.4 rule 5, §3.7 rule 3).
+ * The first match of a parsed expression strictly after `after`, in `tz`.
  *
- * @param expr - The `schedule` string as sent.
+ * @param cron - From `parseCron`.
+ * @param tz - A zone name moment-timezone knows.
+ * @param after - The match must be later than this moment.
+ * @returns The match (seconds 0 on the wall clock), or null when none is
+ *   within 50 years of `after`'s wall-clock year.
+ * @throws Error if `tz` is unknown.
  */
-export function isValidCron(expr: string): boolean {
-  const fields = expr.trim().split(/\s+/);
-  if (expr.includes('\n') || fields.length !== 5) return false;
-  try {
-    const it = CronExpressionParser.parse(expr, { currentDate: new Date('2000-01-01T00:00:00Z'), tz: 'UTC' });
-    return it.hasNext();
-  } catch {
-    return false;
+export function nextCronMatch(cron: CronFields, tz: string, after: Date): Date | null {
+  const zone = zoneSegments(tz);
+  const afterMs = after.getTime();
+  const fromWallMs = floorMinute(afterMs + offsetAt(zone, afterMs).offsetMs) + MINUTE_MS;
+  const endWallMs = Date.UTC(new Date(fromWallMs).getUTCFullYear() + SEARCH_YEARS + 1, 0, 1);
+  const found = cron.wallClock
+    ? nextOnWallClock(cron, zone, afterMs, fromWallMs, endWallMs)
+    : nextInRealTime(cron, zone, fromWallMs, endWallMs, afterMs);
+  return found === null ? null : new Date(found);
+}
+
+function floorMinute(ms: number): number {
+  return Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+}
+
+/**
+ * Rule 7 (minute and hour fields both specific): walk the wall clock. A match
+ * in a gap fires when the gap ends; a repeated wall time only at its first
+ * occurrence, so a match whose first occurrence is not after `afterMs` (the
+ * last ping fell in the repeated hour) is skipped.
+ */
+function nextOnWallClock(
+  cron: CronFields,
+  zone: ZoneSegments,
+  afterMs: number,
+  fromWallMs: number,
+  endWallMs: number,
+): number | null {
+  for (let wallMs = fromWallMs; ; ) {
+    const match = nextWallMatch(cron, wallMs, endWallMs);
+    if (match === null) return null;
+    const atMs = wallToInstant(zone, match);
+    if (atMs > afterMs) return atMs;
+    wallMs = match + MINUTE_MS;
   }
 }
 
 /**
- * The canonical IANA name for `tz` (behaviour.md §2.4 rule 9), or null when unknown.
+ * Rule 8 (minute or hour field starts with `*`): walk real time, one stretch
+ * of constant offset at a time. Skipped wall times never occur, so never
+ * fire; repeated ones occur twice, so fire twice.
  *
- * @param tz - A zone name as sent, possibly a legacy alias such as `US/Eastern`.
+ * Unlike the reference, which steps hours from :00 and so misses 03:00 after
+ * Lord Howe's half-hour fall-back, every real minute is considered.
+ * `match` is kept as the first wall match at or after `searchedFromMs`, so a
+ * rare expression is not searched again from every offset change.
  */
-export function canonicalTz(tz: string): string | null {
-  const zone = moment.tz.zone(tz);
-  return zone ? zone.name : null;
+function nextInRealTime(
+  cron: CronFields,
+  zone: ZoneSegments,
+  fromWallMs: number,
+  endWallMs: number,
+  afterMs: number,
+): number | null {
+  let atMs = afterMs;
+  let searchedFromMs = fromWallMs;
+  let match = nextWallMatch(cron, fromWallMs, endWallMs);
+  while (match !== null) {
+    const { offsetMs, untilMs } = offsetAt(zone, atMs);
+    if (match - offsetMs < untilMs) return match - offsetMs;
+    // No match before the offset changes: go on from the change.
+    atMs = untilMs;
+    const wallMs = Math.ceil((untilMs + offsetAt(zone, untilMs).offsetMs) / MINUTE_MS) * MINUTE_MS;
+    if (wallMs > match) {
+      match = nextWallMatch(cron, wallMs, endWallMs);
+    } else if (wallMs < searchedFromMs) {
+      // The clock went back: wall times before the last search start occur again.
+      match = nextWallMatch(cron, wallMs, searchedFromMs) ?? match;
+    }
+    searchedFromMs = wallMs;
+  }
+  return null;
+}
+
+/**
+ * Whether `expr` is cron-shaped: a single line of exactly 5 whitespace-separated
+ * fields (§3.7 rule 3). Anything else is not cron (OnCalendar, where supported).
+ *
+ * @param expr - The `schedule` string as sent.
+ */
+export function hasCronShape(expr: string): boolean {
+  return !expr.includes('\n') && cronParts(expr).length === 5;
+}
+
+/**
+ * Whether `expr` is a valid cron expression (§2.4 rules 2–5, §3.7 rule 3): cron
+ * shaped, every token known and in range, and matching at least once within 50
+ * years of 2000-01-01 (UTC), as the reference tests it.
+ *
+ * @param expr - The `schedule` string as sent.
+ */
+export function isValidCron(expr: string): boolean {
+  if (!hasCronShape(expr)) return false;
+  try {
+    return nextCronMatch(parseCron(expr), 'UTC', VALIDITY_FROM) !== null;
+  } catch (err) {
+    if (err instanceof CronSyntaxError) return false;
+    throw err;
+  }
 }

@@ -56,6 +56,7 @@ async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }>
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {});
     const ok = await probe.connect().then(() => true, () => false);
     probe.disconnect();
     if (ok) return { url, stop: async () => void child.kill('SIGTERM') };

@@ -1,0 +1,58 @@
+/**
+ * `hc-admin channel …`: creating, listing and deleting channels (integrations).
+ */
+import type { Command } from 'commander';
+import { createChannel, deleteChannel, listChannels } from '../../shared/services/channels.js';
+import type { ChannelDoc } from '../../shared/models/channel.js';
+import { printJson, type RegisterGroup } from './cli.js';
+import { withDb } from './db.js';
+
+interface CreateOptions {
+  project: string;
+  kind: string;
+  name: string;
+  value: string;
+}
+
+function summary(channel: ChannelDoc): { id: string; name: string; kind: string } {
+  return { id: channel._id, name: channel.name, kind: channel.kind };
+}
+
+/**
+ * Adds the channel commands:
+ * - `channel create --project ID --kind KIND --name NAME --value VALUE` prints `{"id", "name", "kind"}`;
+ * - `channel list --project ID` prints ONE JSON array of `{"id", "name", "kind", "value"}`, oldest first;
+ * - `channel delete --id ID` prints the deleted channel's `{"id", "name", "kind"}` and
+ *   unassigns it from the project's checks.
+ *
+ * @param program - The root command.
+ */
+export const register: RegisterGroup = (program: Command) => {
+  const group = program.command('channel').description('manage channels (integrations)');
+  group
+    .command('create')
+    .description("create a channel in a project; VALUE is the kind's setting or a JSON document")
+    .requiredOption('--project <id>', 'project UUID')
+    .requiredOption('--kind <kind>', 'channel kind, e.g. email, webhook, slack')
+    .requiredOption('--name <name>', 'channel name')
+    .requiredOption('--value <value>', "the kind's setting")
+    .action(async (opts: CreateOptions) => {
+      const channel = await withDb(() => createChannel({ projectId: opts.project, kind: opts.kind, name: opts.name, value: opts.value }));
+      printJson(summary(channel));
+    });
+  group
+    .command('list')
+    .description("print a project's channels as one JSON array")
+    .requiredOption('--project <id>', 'project UUID')
+    .action(async (opts: { project: string }) => {
+      const channels = await withDb(() => listChannels(opts.project));
+      printJson(channels.map((c) => ({ ...summary(c), value: c.value })));
+    });
+  group
+    .command('delete')
+    .description('delete a channel and unassign it from its checks')
+    .requiredOption('--id <id>', 'channel UUID')
+    .action(async (opts: { id: string }) => {
+      printJson(summary(await withDb(() => deleteChannel(opts.id))));
+    });
+};

@@ -1,0 +1,24 @@
+/**
+ * Percentiles of a sample, for the bench reports.
+ */
+
+/** p50/p99/max of a sample, in the sample's unit. */
+export interface Summary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Nearest-rank percentiles.
+ *
+ * @param values - The sample (any unit; the result keeps it).
+ * @throws Error on an empty sample.
+ */
+export function summarize(values: number[]): Summary {
+  if (values.length === 0) throw new Error('empty sample');
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return { count: sorted.length, p50: rank(50), p99: rank(99), max: sorted[sorted.length - 1]! };
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Local MongoDB-compatible server (FerretDB) and Redis for development and CI.
+#
+#   scripts/services.sh        start what is not running yet, wait until both accept connections
+#   scripts/services.sh stop   stop what this script started (pid files in .data/)
+#
+# A port that already has a listener is taken as the service being up (another
+# checkout's instance, a system service): it is reused, never replaced.
+# FerretDB is built from scripts/ferretdb/ into .data/bin/ferretdb on first use
+# (the Go module proxy supplies its modules); Redis is Debian's redis-server.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="$ROOT/.data"
+FERRET_SRC="$ROOT/scripts/ferretdb"
+FERRET_BIN="$DATA/bin/ferretdb"
+# Other ports only for trying the script beside running services; the app's defaults use these two.
+FERRET_PORT="${FERRETDB_PORT:-27017}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+WAIT_SECONDS=60
+
+say() { printf 'services: %s\n' "$*"; }
+fail() { printf 'services: error: %s\n' "$*" >&2; exit 1; }
+
+# True when something accepts TCP connections on 127.0.0.1:$1.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# True when the pid in pid file $1 is alive and runs program $2 (guards against a reused pid).
+ours_alive() {
+  local pid
+  [[ -f "$1" ]] || return 1
+  pid="$(cat "$1")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && grep -qa "$2" "/proc/$pid/cmdline" 2>/dev/null
+}
+
+find_go() {
+  if command -v go >/dev/null 2>&1; then command -v go
+  elif [[ -x /usr/local/go/bin/go ]]; then echo /usr/local/go/bin/go
+  else fail "go is not installed; it is needed once to build FerretDB from scripts/ferretdb"
+  fi
+}
+
+build_ferretdb() {
+  local stale=0 f
+  [[ -x "$FERRET_BIN" ]] || stale=1
+  for f in main.go go.mod go.sum; do
+    [[ "$FERRET_SRC/$f" -nt "$FERRET_BIN" ]] && stale=1
+  done
+  [[ $stale -eq 1 ]] || return 0
+  local go_bin
+  go_bin="$(find_go)"
+  say "building FerretDB into .data/bin/ferretdb (first time downloads Go modules, about a minute)"
+  mkdir -p "$DATA/bin"
+  (cd "$FERRET_SRC" && GOFLAGS="${GOFLAGS:-} -mod=mod" "$go_bin" build -o "$FERRET_BIN" .) \
+    || fail "building FerretDB failed"
+}
+
+# Starts "$@" detached from this shell, output to .data/$name.log, pid to .data/$name.pid.
+launch() {
+  local name="$1"
+  shift
+  if command -v setsid >/dev/null 2>&1; then
+    setsid "$@" >"$DATA/$name.log" 2>&1 </dev/null &
+  else
+    nohup "$@" >"$DATA/$name.log" 2>&1 </dev/null &
+  fi
+  echo $! >"$DATA/$name.pid"
+}
+
+start_ferretdb() {
+  if listening "$FERRET_PORT"; then
+    say "port $FERRET_PORT already listening: reusing that MongoDB-compatible server"
+    ours_alive "$DATA/ferretdb.pid" ferretdb || rm -f "$DATA/ferretdb.pid"
+    return
+  fi
+  build_ferretdb
+  mkdir -p "$DATA/ferretdb"
+  say "starting FerretDB on 127.0.0.1:$FERRET_PORT (data .data/ferretdb, log .data/ferretdb.log)"
+  launch ferretdb "$FERRET_BIN" -listen "127.0.0.1:$FERRET_PORT" -data "$DATA/ferretdb"
+}
+
+start_redis() {
+  if listening "$REDIS_PORT"; then
+    say "port $REDIS_PORT already listening: reusing that Redis"
+    ours_alive "$DATA/redis.pid" redis-server || rm -f "$DATA/redis.pid"
+    return
+  fi
+  command -v redis-server >/dev/null 2>&1 || fail "redis-server is not installed (apt-get install -y redis-server)"
+  mkdir -p "$DATA/redis"
+  say "starting redis-server on 127.0.0.1:$REDIS_PORT (no persistence, log .data/redis.log)"
+  # Redis only wakes workers; MongoDB is the truth, so nothing is saved to disk.
+  launch redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA/redis" \
+    --save '' --appendonly no --daemonize no
+}
+
+# Waits until $1 (a name) listens on port $2, failing early if the process we started died.
+wait_for() {
+  local name="$1" port="$2" program="$3" waited=0
+  until listening "$port"; do
+    if [[ -f "$DATA/$name.pid" ]] && ! ours_alive "$DATA/$name.pid" "$program"; then
+      tail -n 20 "$DATA/$name.log" >&2 || true
+      rm -f "$DATA/$name.pid"
+      fail "$name exited before accepting connections (see .data/$name.log)"
+    fi
+    ((waited >= WAIT_SECONDS * 5)) && fail "$name did not listen on 127.0.0.1:$port within ${WAIT_SECONDS}s"
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+  say "$name accepts connections on 127.0.0.1:$port"
+}
+
+stop_one() {
+  local name="$1" program="$2" pid_file="$DATA/$1.pid" pid i
+  if ! ours_alive "$pid_file" "$program"; then
+    rm -f "$pid_file"
+    say "$name: not started by this script, nothing to stop"
+    return
+  fi
+  pid="$(cat "$pid_file")"
+  kill -TERM "$pid"
+  for ((i = 0; i < 50; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+  rm -f "$pid_file"
+  say "$name stopped (pid $pid)"
+}
+
+case "${1:-start}" in
+  start)
+    mkdir -p "$DATA"
+    start_ferretdb
+    start_redis
+    wait_for ferretdb "$FERRET_PORT" ferretdb
+    wait_for redis "$REDIS_PORT" redis-server
+    ;;
+  stop)
+    stop_one ferretdb ferretdb
+    stop_one redis redis-server
+    ;;
+  *)
+    fail "usage: scripts/services.sh [start|stop]"
+    ;;
+esac

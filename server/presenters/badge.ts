@@ -1,0 +1,37 @@
+/**
+ * Badge documents (behaviour.md §3.12 rule 6): `svg`, `json` and `shields`.
+ */
+import type { Response } from 'express';
+import { makeBadge } from 'badge-maker';
+import { BADGE_COLORS, SHIELDS_COLORS, type BadgeSummary } from '../../shared/domain/badge-status.js';
+
+/** The formats a badge URL may end in. */
+export const BADGE_FORMATS = ['svg', 'json', 'shields'] as const;
+
+/** One of {@link BADGE_FORMATS}. */
+export type BadgeFormat = (typeof BADGE_FORMATS)[number];
+
+/** Whether `fmt` names a badge format. */
+export function isBadgeFormat(fmt: string): fmt is BadgeFormat {
+  return (BADGE_FORMATS as readonly string[]).includes(fmt);
+}
+
+/**
+ * Sends a badge document.
+ *
+ * @param res - The response; CORS and caching headers are the route's.
+ * @param fmt - `svg`: a flat two-part badge (`image/svg+xml`); `json`:
+ *   `{status, total, grace, down}`; `shields`: shields.io endpoint JSON.
+ * @param label - Left-hand text: the tag, the site name, or the check's name.
+ * @param summary - What the counted checks add up to.
+ */
+export function sendBadge(res: Response, fmt: BadgeFormat, label: string, summary: BadgeSummary): void {
+  if (fmt === 'json') {
+    res.json({ status: summary.status, total: summary.total, grace: summary.grace, down: summary.down });
+  } else if (fmt === 'shields') {
+    res.json({ schemaVersion: 1, label, message: summary.status, color: SHIELDS_COLORS[summary.status] });
+  } else {
+    const svg = makeBadge({ label, message: summary.status, color: BADGE_COLORS[summary.status], style: 'flat' });
+    res.type('image/svg+xml').send(svg);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Turning an accepted message into pings: each recipient on its own, through
+ * the same `recordSignal` as HTTP pings (behaviour.md §5 rules 1, 8).
+ */
+import { recordSignal, type SignalDeps } from '../../shared/services/signal.js';
+import { classifyEmail, type EmailContent, type EmailTarget } from '../../shared/domain/email.js';
+import { findRecipientCheck } from './recipients.js';
+import { parseMessage } from './message.js';
+import { logger } from '../../shared/logger.js';
+
+const log = logger.child({ module: 'smtpd' });
+
+/** Characters of `ua` kept, as for HTTP pings (behaviour.md §1.1). */
+const UA_MAX_CHARS = 200;
+
+/** A message as accepted by the listener. */
+export interface InboundMessage {
+  /** The whole message as received after DATA; stored as the ping body, uncut. */
+  raw: Buffer;
+  /** Envelope sender (MAIL FROM); `""` for the null sender `<>`. */
+  sender: string;
+  /** IP address of the SMTP peer. */
+  remoteAddr: string | null;
+  /** The accepted recipients, in RCPT order. */
+  recipients: EmailTarget[];
+}
+
+/**
+ * Records one ping per recipient whose check exists; unknown checks and
+ * ambiguous slugs are skipped. The message is parsed once, and only when a
+ * check was found.
+ *
+ * @returns The number of pings recorded.
+ * @throws the MongoDB error when a ping cannot be stored (the listener answers 451 so the sender retries).
+ */
+export async function deliverMessage(deps: SignalDeps, message: InboundMessage): Promise<number> {
+  const ua = `Email from ${message.sender}`.slice(0, UA_MAX_CHARS);
+  let content: EmailContent | null = null;
+  let recorded = 0;
+  for (const target of message.recipients) {
+    const check = await findRecipientCheck(target);
+    if (!check) {
+      log.info({ target }, 'no check for recipient; skipped');
+      continue;
+    }
+    content ??= await parseMessage(message.raw);
+    const parsed = content;
+    const n = await recordSignal(deps, check, (current) => classifyEmail(current, parsed), {
+      scheme: 'email',
+      method: '',
+      ua,
+      remoteAddr: message.remoteAddr,
+      body: message.raw,
+      exitStatus: null,
+      rid: null,
+    });
+    if (n !== null) recorded++;
+  }
+  return recorded;
+}

@@ -1,0 +1,60 @@
+/**
+ * What a badge reports (behaviour.md §3.12 rules 4–6): which checks count and
+ * how their live statuses add up to `up`, `late` or `down`. Pure.
+ */
+import type { LiveStatus } from './status.js';
+
+/** The status word of a badge. */
+export type BadgeStatus = 'up' | 'late' | 'down';
+
+/** 2-state badges show up/down only; 3-state badges also show late (seed: Badge set). */
+export type BadgeStates = 2 | 3;
+
+/** A badge's numbers: the `json` document of behaviour.md §3.12 rule 6. */
+export interface BadgeSummary {
+  status: BadgeStatus;
+  /** Checks counted. */
+  total: number;
+  /** Counted checks in grace, also in 2-state mode. */
+  grace: number;
+  /** Counted checks that are down. */
+  down: number;
+}
+
+/** SVG colours per status (behaviour.md §3.12 rule 6). */
+export const BADGE_COLORS: Readonly<Record<BadgeStatus, string>> = { up: '#4c1', late: '#fe7d37', down: '#e05d44' };
+
+/** shields.io colour names per status (behaviour.md §3.12 rule 6). */
+export const SHIELDS_COLORS: Readonly<Record<BadgeStatus, string>> = {
+  up: 'success',
+  late: 'important',
+  down: 'critical',
+};
+
+/**
+ * Adds up live statuses (behaviour.md §3.12 rule 5): `down` if any is down,
+ * else `late` if any is in grace and the badge is 3-state, else `up`. New and
+ * paused checks count as up; an overrun run is already `down` in its live status.
+ *
+ * @param statuses - Live statuses of the counted checks, from `liveStatus()`.
+ * @param states - 2 or 3.
+ */
+export function summarizeBadge(statuses: readonly LiveStatus[], states: BadgeStates): BadgeSummary {
+  const down = statuses.filter((s) => s === 'down').length;
+  const grace = statuses.filter((s) => s === 'grace').length;
+  let status: BadgeStatus = 'up';
+  if (down > 0) status = 'down';
+  else if (grace > 0 && states === 3) status = 'late';
+  return { status, total: statuses.length, grace, down };
+}
+
+/**
+ * Whether a check's space-separated `tags` carry `tag` as an exact token
+ * (behaviour.md §3.12 rule 4; the reference splits on spaces and trims).
+ *
+ * @param tags - The check's `tags` string.
+ * @param tag - The badge's tag (not `*`).
+ */
+export function hasTag(tags: string, tag: string): boolean {
+  return tags.split(' ').some((token) => token.trim() !== '' && token.trim() === tag);
+}

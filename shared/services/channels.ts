@@ -1,0 +1,72 @@
+/**
+ * Creating, listing and deleting channels (integrations, behaviour.md §1.7).
+ * Shared so the admin CLI and any process that manages channels apply the
+ * same rules; the kind's settings are checked by `shared/notify/kinds.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import { Check } from '../models/check.js';
+import { Project } from '../models/project.js';
+import { validateChannelValue } from '../notify/kinds.js';
+import { AppError } from '../errors.js';
+
+/** What {@link createChannel} needs. */
+export interface ChannelInput {
+  /** UUID of the owning project. */
+  projectId: string;
+  /** One of `CHANNEL_KINDS` (shared/notify/kinds.ts). */
+  kind: string;
+  name: string;
+  /** The kind's main setting, or a JSON document of settings. */
+  value: string;
+}
+
+/**
+ * Creates a channel in a project.
+ *
+ * @param input - The channel; `kind` and `value` are validated by `validateChannelValue`.
+ * @param now - Creation moment (`created`, which orders channel lists).
+ * @returns The stored channel.
+ * @throws AppError(400) for a bad kind or value; AppError(404) `project not found: <id>`.
+ */
+export async function createChannel(input: ChannelInput, now: Date = new Date()): Promise<ChannelDoc> {
+  const value = validateChannelValue(input.kind, input.value);
+  const project = await Project.exists({ _id: input.projectId });
+  if (!project) throw new AppError(404, `project not found: ${input.projectId}`);
+  const channel = await Channel.create({
+    _id: randomUUID(),
+    projectId: input.projectId,
+    name: input.name,
+    kind: input.kind,
+    value,
+    created: now,
+  });
+  return channel.toObject();
+}
+
+/**
+ * A project's channels, oldest first.
+ *
+ * @param projectId - Project UUID.
+ * @throws AppError(404) `project not found: <id>` when the project does not exist.
+ */
+export async function listChannels(projectId: string): Promise<ChannelDoc[]> {
+  const project = await Project.exists({ _id: projectId });
+  if (!project) throw new AppError(404, `project not found: ${projectId}`);
+  return Channel.find({ projectId }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
+}
+
+/**
+ * Deletes a channel and unassigns it from every check that had it, so no
+ * check keeps a dangling channel id.
+ *
+ * @param id - Channel UUID.
+ * @returns The deleted channel.
+ * @throws AppError(404) `channel not found: <id>`.
+ */
+export async function deleteChannel(id: string): Promise<ChannelDoc> {
+  const channel = await Channel.findOneAndDelete({ _id: id }).lean<ChannelDoc>();
+  if (!channel) throw new AppError(404, `channel not found: ${id}`);
+  await Check.updateMany({ projectId: channel.projectId, channels: id }, { $pull: { channels: id } });
+  return channel;
+}
