@@ -4,12 +4,19 @@
  * the exit status and rid, pick the action, and apply it through
  * `recordSignal`, the one code path shared with inbound email.
  */
-import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Check } from '../../shared/models/check.js';
 import { Project } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
 import { classifyText } from '../../shared/domain/keywords.js';
 import type { Signal } from '../../shared/domain/status.js';
-import { recordSignal, type PingMeta, type ResolveSignal, type SignalDeps } from '../../shared/services/signal.js';
+import {
+  recordSignal,
+  SIGNAL_PROJECTION,
+  type PingMeta,
+  type ResolveSignal,
+  type SignalCheck,
+  type SignalDeps,
+} from '../../shared/services/signal.js';
 import { provisionCheck, type ProvisionDeps } from './ping-provision.js';
 
 /** Highest valid exit status (seed: integer 0 to 255). */
@@ -58,7 +65,7 @@ const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
   const found = input.target.by === 'uuid'
-    ? { check: await Check.findById(input.target.uuid).lean<CheckDoc>(), created: false }
+    ? { check: await Check.findById(input.target.uuid, SIGNAL_PROJECTION).lean<SignalCheck>(), created: false }
     : await findBySlug(deps, input, input.target);
   if (!found.check) throw notFound();
   const rid = validated(input);
@@ -78,11 +85,13 @@ async function findBySlug(
   deps: PingDeps,
   input: PingInput,
   target: { pingKey: string; slug: string },
-): Promise<{ check: CheckDoc | null; created: boolean }> {
+): Promise<{ check: SignalCheck | null; created: boolean }> {
   if (target.slug !== target.slug.toLowerCase()) throw badUrl();
   const project = await Project.findOne({ pingKey: target.pingKey }, { _id: 1, checkLimit: 1 }).lean();
   if (!project) throw notFound();
-  const checks = await Check.find({ projectId: project._id, slug: target.slug }).limit(2).lean<CheckDoc[]>();
+  const checks = await Check.find({ projectId: project._id, slug: target.slug }, SIGNAL_PROJECTION)
+    .limit(2)
+    .lean<SignalCheck[]>();
   if (checks.length > 1) throw new AppError(409, 'ambiguous slug', 'text');
   if (checks.length === 1) return { check: checks[0]!, created: false };
   if (!input.create) throw notFound();

@@ -54,6 +54,18 @@ const GUARDED_FIELDS = [
   'startKw', 'successKw', 'failureKw',
 ] as const satisfies readonly (keyof CheckDoc)[];
 
+/** The check fields recording a signal reads: the guarded ones, plus identity, count and deadline. */
+export type SignalCheck = Pick<CheckDoc, '_id' | 'projectId' | 'nPings' | 'deadline' | (typeof GUARDED_FIELDS)[number]>;
+
+/**
+ * A projection reading just the {@link SignalCheck} fields, for callers on the
+ * hot path (it leaves out `desc`, which has no size limit, tags and channels).
+ */
+export const SIGNAL_PROJECTION: Readonly<Record<keyof SignalCheck, 1>> = Object.freeze({
+  _id: 1, projectId: 1, nPings: 1, deadline: 1,
+  ...(Object.fromEntries(GUARDED_FIELDS.map((f) => [f, 1])) as Record<(typeof GUARDED_FIELDS)[number], 1>),
+});
+
 /** What the caller knows of the request, stored on the ping. */
 export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'>;
 
@@ -64,7 +76,7 @@ export interface SignalDeps {
 }
 
 /** Turns the check as read into the action to apply (methods and keyword filters). */
-export type ResolveSignal = (check: CheckDoc) => Signal;
+export type ResolveSignal = (check: SignalCheck) => Signal;
 
 /**
  * Applies a signal and logs the ping (behaviour.md §4.3 step 10): stores the
@@ -81,11 +93,11 @@ export type ResolveSignal = (check: CheckDoc) => Signal;
  */
 export async function recordSignal(
   deps: SignalDeps,
-  check: CheckDoc,
+  check: SignalCheck,
   resolve: ResolveSignal,
   meta: PingMeta,
 ): Promise<number | null> {
-  let current: CheckDoc | null = check;
+  let current: SignalCheck | null = check;
   while (current) {
     const n = current.nPings + 1;
     const now = deps.clock();
@@ -100,8 +112,10 @@ export async function recordSignal(
 
 /** Inserts ping n; false when another request holds n. */
 async function claim(checkId: string, n: number, created: Date, kind: Signal, meta: PingMeta): Promise<boolean> {
+  const ping: PingDoc = { checkId, n, created, kind, ...meta };
   try {
-    await Ping.create({ checkId, n, created, kind, ...meta });
+    // Every field is given, so the driver's insert is enough: no document to build or validate.
+    await Ping.collection.insertOne(ping);
     return true;
   } catch (err) {
     if ((err as { code?: unknown }).code === DUPLICATE_KEY) return false;
@@ -117,7 +131,7 @@ async function claim(checkId: string, n: number, created: Date, kind: Signal, me
  */
 async function completeClaim(
   deps: SignalDeps,
-  read: CheckDoc,
+  read: SignalCheck,
   n: number,
   at: Date,
   first: SignalOutcome,
@@ -127,7 +141,7 @@ async function completeClaim(
   let [current, now, outcome] = [read, at, first];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await writeTransition(deps, current, n, now, outcome)) return n;
-    const fresh = await Check.findById(current._id).lean<CheckDoc>();
+    const fresh = await reread(current._id);
     if (!fresh) {
       await Ping.deleteOne({ checkId: current._id, n });
       return null;
@@ -147,10 +161,10 @@ async function completeClaim(
  *
  * @returns The check as re-read, or null when it was deleted.
  */
-async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<CheckDoc | null> {
+async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<SignalCheck | null> {
   const startedMs = Date.now();
   for (;;) {
-    const fresh = await Check.findById(checkId).lean<CheckDoc>();
+    const fresh = await reread(checkId);
     if (!fresh || fresh.nPings >= n) return fresh;
     const holder = await Ping.findOne({ checkId, n }).lean<PingDoc>();
     if (!holder) return fresh;
@@ -158,7 +172,7 @@ async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<
     if (stale || Date.now() - startedMs >= ADOPT_AFTER_MS) {
       log.warn({ checkId, n }, 'adopting a ping claim whose check write never came');
       await writeTransition(deps, fresh, n, holder.created, applySignal(fresh, holder.kind, holder.created, holder.rid));
-      return Check.findById(checkId).lean<CheckDoc>();
+      return reread(checkId);
     }
     await sleep(1 + Math.random() * WAIT_STEP_MS);
   }
@@ -172,7 +186,7 @@ async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<
  */
 async function writeTransition(
   deps: SignalDeps,
-  check: CheckDoc,
+  check: SignalCheck,
   n: number,
   now: Date,
   outcome: SignalOutcome,
@@ -193,8 +207,13 @@ async function writeTransition(
   return true;
 }
 
+/** The check as stored now, or null when it was deleted. */
+function reread(checkId: string): Promise<SignalCheck | null> {
+  return Check.findById(checkId, SIGNAL_PROJECTION).lean<SignalCheck>().exec();
+}
+
 /** The filter matching the check only while it is as read (a missing field matches null). */
-function guardOf(check: CheckDoc): Record<string, unknown> {
+function guardOf(check: SignalCheck): Record<string, unknown> {
   const guard: Record<string, unknown> = { _id: check._id, nPings: check.nPings };
   for (const field of GUARDED_FIELDS) guard[field] = check[field] ?? null;
   return guard;

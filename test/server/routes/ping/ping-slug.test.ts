@@ -97,6 +97,17 @@ describe('ANY /ping/<ping_key>/<slug>[/{start,fail,log,<exit_status>}]', () => {
     expect((await http().get(`/ping/${project.pingKey}/job/restart`)).status).to.equal(404);
   });
 
+  it('decodes percent-escapes in the path before matching', async () => {
+    const check = await buildCheck(project, { slug: 'my-job' });
+    expect((await http().get(`/ping/${project.pingKey}/my%2Djob`)).status).to.equal(200);
+    expect((await storedCheck(check._id)).nPings).to.equal(1);
+  });
+
+  it('answers 404 not found in plain text for a malformed percent-escape', async () => {
+    const res = await http().get(`/ping/${project.pingKey}/job%E0%A4%A`);
+    expect([res.status, res.text]).to.deep.equal([404, 'not found']);
+  });
+
   it('pings an existing check normally with create=1 (200, no new check)', async () => {
     const check = await buildCheck(project, { slug: 'job' });
     const res = await http().get(`/ping/${project.pingKey}/job?create=1`);
