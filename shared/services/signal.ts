@@ -20,15 +20,18 @@
  * it applies the claimed ping's recorded kind itself and moves on.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Check, type CheckDoc } from '../models/check.js';
+import { Check } from '../models/check.js';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { applySignal, deadlineOf, type Signal, type SignalOutcome } from '../domain/status.js';
 import { recordFlip } from './flips.js';
 import { pruneCheckHistory } from './prune.js';
+import { guardOf, readSignalCheck as reread, type SignalCheck } from './signal-check.js';
 import { scheduleDeadline } from '../queues/deadlines.js';
 import type { Queues } from '../queues/index.js';
 import type { Clock } from '../clock.js';
 import { logger } from '../logger.js';
+
+export { SIGNAL_PROJECTION, type SignalCheck } from './signal-check.js';
 
 const log = logger.child({ module: 'signal' });
 
@@ -36,35 +39,12 @@ const log = logger.child({ module: 'signal' });
 const MAX_ATTEMPTS = 20;
 /** A claim with no check write after this many milliseconds is adopted by a waiter. */
 const ADOPT_AFTER_MS = 2000;
-/** Longest pause between two looks at a claimed number, in milliseconds (jittered). */
-const WAIT_STEP_MS = 4;
+/** Longest pause between two looks at a claimed number, in milliseconds (before jitter). */
+const MAX_WAIT_STEP_MS = 32;
 /** How often (in pings) old pings are pruned (behaviour.md §4.3 step 12). */
 const PRUNE_EVERY = 100;
 /** MongoDB's duplicate key error code. */
 const DUPLICATE_KEY = 11000;
-
-/**
- * Check fields that the outcome of a signal depends on: the state machine's
- * inputs and what a {@link ResolveSignal} reads (methods, body and email filters).
- */
-const GUARDED_FIELDS = [
-  'status', 'manualResume', 'lastPing', 'lastStart', 'lastStartRid',
-  'kind', 'timeout', 'grace', 'schedule', 'tz',
-  'methods', 'filterHttpBody', 'filterSubject', 'filterBody', 'filterDefaultFail', 'legacySubject',
-  'startKw', 'successKw', 'failureKw',
-] as const satisfies readonly (keyof CheckDoc)[];
-
-/** The check fields recording a signal reads: the guarded ones, plus identity, count and deadline. */
-export type SignalCheck = Pick<CheckDoc, '_id' | 'projectId' | 'nPings' | 'deadline' | (typeof GUARDED_FIELDS)[number]>;
-
-/**
- * A projection reading just the {@link SignalCheck} fields, for callers on the
- * hot path (it leaves out `desc`, which has no size limit, tags and channels).
- */
-export const SIGNAL_PROJECTION: Readonly<Record<keyof SignalCheck, 1>> = Object.freeze({
-  _id: 1, projectId: 1, nPings: 1, deadline: 1,
-  ...(Object.fromEntries(GUARDED_FIELDS.map((f) => [f, 1])) as Record<(typeof GUARDED_FIELDS)[number], 1>),
-});
 
 /** What the caller knows of the request, stored on the ping. */
 export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'>;
@@ -157,24 +137,29 @@ async function completeClaim(
 
 /**
  * Waits until the holder of ping n has moved the check to n, adopting the
- * claim when it looks abandoned.
+ * claim when it looks abandoned: its ping is old, or we have waited long.
+ * The pause between looks grows, so many waiters on one busy check do not
+ * crowd out the holder's own write.
  *
  * @returns The check as re-read, or null when it was deleted.
  */
 async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<SignalCheck | null> {
   const startedMs = Date.now();
-  for (;;) {
+  for (let look = 0; ; look++) {
     const fresh = await reread(checkId);
     if (!fresh || fresh.nPings >= n) return fresh;
-    const holder = await Ping.findOne({ checkId, n }).lean<PingDoc>();
-    if (!holder) return fresh;
-    const stale = deps.clock().getTime() - holder.created.getTime() >= ADOPT_AFTER_MS;
-    if (stale || Date.now() - startedMs >= ADOPT_AFTER_MS) {
-      log.warn({ checkId, n }, 'adopting a ping claim whose check write never came');
-      await writeTransition(deps, fresh, n, holder.created, applySignal(fresh, holder.kind, holder.created, holder.rid));
-      return reread(checkId);
+    const waitedLong = Date.now() - startedMs >= ADOPT_AFTER_MS;
+    if (look === 0 || waitedLong) {
+      const holder = await Ping.findOne({ checkId, n }).lean<PingDoc>();
+      if (!holder) return fresh;
+      if (waitedLong || deps.clock().getTime() - holder.created.getTime() >= ADOPT_AFTER_MS) {
+        log.warn({ checkId, n }, 'adopting a ping claim whose check write never came');
+        const outcome = applySignal(fresh, holder.kind, holder.created, holder.rid);
+        await writeTransition(deps, fresh, n, holder.created, outcome);
+        return reread(checkId);
+      }
     }
-    await sleep(1 + Math.random() * WAIT_STEP_MS);
+    await sleep(Math.min(2 ** look, MAX_WAIT_STEP_MS) * (0.5 + Math.random()));
   }
 }
 
@@ -205,16 +190,4 @@ async function writeTransition(
     await pruneCheckHistory(check, n, now).catch((err: unknown) => log.error({ err, checkId }, 'cannot prune'));
   }
   return true;
-}
-
-/** The check as stored now, or null when it was deleted. */
-function reread(checkId: string): Promise<SignalCheck | null> {
-  return Check.findById(checkId, SIGNAL_PROJECTION).lean<SignalCheck>().exec();
-}
-
-/** The filter matching the check only while it is as read (a missing field matches null). */
-function guardOf(check: SignalCheck): Record<string, unknown> {
-  const guard: Record<string, unknown> = { _id: check._id, nPings: check.nPings };
-  for (const field of GUARDED_FIELDS) guard[field] = check[field] ?? null;
-  return guard;
 }
