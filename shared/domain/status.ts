@@ -122,14 +122,16 @@ export function applySignal(check: CheckState, signal: Signal, now: Date, rid: s
 
   const set: Partial<CheckDoc> = { lastPing: now, lastDurationMs: null };
   if (check.lastStart) {
-    if (check.lastStartRid === rid) {
+    // §2.6 rule 2: a matching rid (null matches null) completes the run; a fail,
+    // or a success without rid, ends it unmeasured; a success with another rid
+    // belongs to a different run, which stays in progress.
+    if ((check.lastStartRid ?? null) === rid) {
       set.lastDurationMs = now.getTime() - check.lastStart.getTime();
       set.lastStart = null;
     } else if (signal === 'fail' || rid === null) {
       set.lastStart = null;
     }
   }
-  if (signal === 'fail') set.lastStart = null;
 
   const newStatus: StoredStatus = signal === 'success' ? 'up' : 'down';
   if (newStatus !== check.status) set.status = newStatus;

@@ -1,0 +1,93 @@
+/**
+ * What a ping request tells about its sender (behaviour.md §1.5, §4.3 step 5):
+ * the stored body, `remote_addr`, `scheme` and `ua`. No JSON parsing here: the
+ * body is kept as raw bytes, whatever the method, Content-Type or encoding.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+
+/** `ua` is cut to this many characters (behaviour.md §1.5). */
+const UA_MAX_CHARS = 200;
+
+/** A dotted IPv4 address followed by `:port`, as some proxies (Azure) send in X-Forwarded-For. */
+const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/;
+
+/** The socket form of an IPv4 peer on a dual-stack listener. */
+const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/**
+ * Reads the request body, keeping its first `limitBytes` bytes. The rest is
+ * read and dropped, so a larger body is never rejected (behaviour.md §4.3 step 5).
+ * Never rejects: a client that goes away leaves what arrived so far.
+ *
+ * @param req - The incoming request, not yet consumed.
+ * @param limitBytes - Bytes to keep (config `pingBodyLimitBytes`, 10000).
+ * @returns The kept bytes, or null when the body is empty.
+ */
+export function readPingBody(req: IncomingMessage, limitBytes: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const finish = (): void => {
+      req.removeListener('data', onData);
+      resolve(kept === 0 ? null : Buffer.concat(chunks, kept));
+    };
+    const onData = (chunk: Buffer): void => {
+      if (kept >= limitBytes) return;
+      const part = chunk.length > limitBytes - kept ? chunk.subarray(0, limitBytes - kept) : chunk;
+      chunks.push(part);
+      kept += part.length;
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('error', finish);
+    req.once('close', finish);
+  });
+}
+
+/** The first comma-separated entry of a header, trimmed; undefined when absent or empty. */
+function firstEntry(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const entry = value.split(',', 1)[0]!.trim();
+  return entry === '' ? undefined : entry;
+}
+
+/**
+ * The ping's `remote_addr` (behaviour.md §1.5). With a trusted proxy, the first
+ * X-Forwarded-For entry, with a `:port` after a dotted IPv4 address removed;
+ * IPv6 and `::ffff:` forms are kept as given. Otherwise, or without the header,
+ * the socket peer, an IPv4-mapped peer written as plain IPv4.
+ *
+ * @param trustProxy - config `trustProxy`.
+ * @returns The address, or null when the socket no longer knows its peer.
+ */
+export function remoteAddrOf(req: IncomingMessage, trustProxy: boolean): string | null {
+  const forwarded = trustProxy ? firstEntry(req.headers['x-forwarded-for']) : undefined;
+  if (forwarded !== undefined) return forwarded.replace(IPV4_WITH_PORT, '$1');
+  const peer = req.socket.remoteAddress;
+  return peer === undefined ? null : peer.replace(IPV4_MAPPED, '$1');
+}
+
+/**
+ * The ping's `scheme` (behaviour.md §1.5): with a trusted proxy, the first
+ * X-Forwarded-Proto entry; otherwise, or without the header, the connection's
+ * own scheme (`https` on TLS, else `http`).
+ *
+ * @param trustProxy - config `trustProxy`.
+ */
+export function schemeOf(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? firstEntry(req.headers['x-forwarded-proto']) : undefined;
+  if (forwarded !== undefined) return forwarded;
+  return (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
+}
+
+/**
+ * The ping's `ua`: User-Agent cut to its first 200 characters, or `""`
+ * (behaviour.md §1.5). Node decodes header values as latin1, one character per
+ * byte, so a plain slice cannot split a character.
+ */
+export function uaOf(req: IncomingMessage): string {
+  const ua = req.headers['user-agent'] ?? '';
+  return ua.length > UA_MAX_CHARS ? ua.slice(0, UA_MAX_CHARS) : ua;
+}

@@ -1,0 +1,31 @@
+/**
+ * Trimming a check's history (behaviour.md §4.3 step 12), run by the signal
+ * service on every 100th ping.
+ */
+import { Ping } from '../models/ping.js';
+import { Flip } from '../models/flip.js';
+import { Project } from '../models/project.js';
+import type { CheckDoc } from '../models/check.js';
+
+/** Flips are kept at least this long, in milliseconds (93 days). */
+export const FLIP_RETENTION_MS = 93 * 24 * 3600 * 1000;
+
+/**
+ * Deletes pings with `n ≤ newestN − ping_log_limit`, then flips older than both
+ * the oldest remaining ping and 93 days. The reference also trims its
+ * notification log here; a notification store, where one exists, trims itself.
+ *
+ * @param check - The check; `projectId` selects the ping log limit.
+ * @param newestN - The newest ping's `n`.
+ * @param now - The newest ping's time.
+ * @throws the driver's error when MongoDB fails.
+ */
+export async function pruneCheckHistory(check: Pick<CheckDoc, '_id' | 'projectId'>, newestN: number, now: Date): Promise<void> {
+  const project = await Project.findById(check.projectId, { pingLogLimit: 1 }).lean();
+  if (!project) return;
+  await Ping.deleteMany({ checkId: check._id, n: { $lte: newestN - project.pingLogLimit } });
+  const oldest = await Ping.findOne({ checkId: check._id }, { created: 1 }).sort({ n: 1 }).lean();
+  const horizon = new Date(now.getTime() - FLIP_RETENTION_MS);
+  const cutoff = oldest && oldest.created < horizon ? oldest.created : horizon;
+  await Flip.deleteMany({ checkId: check._id, created: { $lt: cutoff } });
+}

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
+import { testContext } from '../../../helpers/hooks.js';
+import { flipJobId } from '../../../../shared/services/flips.js';
+import { onlyPing, storedCheck, storedFlips, storedPings, testClock, T0 } from '../../../helpers/pings.js';
+
+const HOUR_MS = 3600_000;
+const earlier = new Date(T0.getTime() - 2 * HOUR_MS);
+
+/** behaviour.md §2.5 rows 2–11, driven through the Pinging API. */
+describe('Pinging API state transitions (§2.5)', () => {
+  let project: TestProject;
+  const ping = (path: string) => http(testClock().clock).get(path);
+  beforeEach(async () => {
+    project = await buildProject();
+  });
+
+  it('row 2: new + success → up, flip new→up with reason "", stored processed (no notification)', async () => {
+    const check = await buildCheck(project);
+    await ping(`/ping/${check._id}`);
+    const [flip] = await storedFlips(check._id);
+    expect(flip).to.include({ oldStatus: 'new', newStatus: 'up', reason: '' });
+    expect(flip!.created).to.deep.equal(T0);
+    expect(flip!.processed).to.deep.equal(T0);
+  });
+
+  it('row 3: up whose live status is already down + success → up, no flip, last_ping = now', async () => {
+    const check = await buildCheck(project, { status: 'up', lastPing: earlier, timeout: 60, grace: 60 });
+    await ping(`/ping/${check._id}`);
+    const stored = await storedCheck(check._id);
+    expect(stored.status).to.equal('up');
+    expect(stored.lastPing).to.deep.equal(T0);
+    expect(await storedFlips(check._id)).to.have.length(0);
+  });
+
+  it('row 4: down + success → up, flip down→up left unprocessed with a flips job', async () => {
+    const check = await buildCheck(project, { status: 'down', lastPing: earlier });
+    await ping(`/ping/${check._id}`);
+    const [flip] = await storedFlips(check._id);
+    expect(flip).to.include({ oldStatus: 'down', newStatus: 'up', reason: '', processed: null });
+    expect(await testContext().queues.flips.getJob(flipJobId(String(flip!._id)))).to.not.equal(undefined);
+    expect((await storedCheck(check._id)).status).to.equal('up');
+  });
+
+  it('row 5: paused (manual_resume false) + success → up, flip paused→up stored processed', async () => {
+    const check = await buildCheck(project, { status: 'paused' });
+    await ping(`/ping/${check._id}`);
+    const [flip] = await storedFlips(check._id);
+    expect(flip).to.include({ oldStatus: 'paused', newStatus: 'up' });
+    expect(flip!.processed).to.deep.equal(T0);
+    expect((await storedCheck(check._id)).status).to.equal('up');
+  });
+
+  for (const from of ['new', 'up', 'paused'] as const) {
+    it(`row 6: ${from} + fail → down, flip reason fail, last_start cleared, no deadline`, async () => {
+      const check = await buildCheck(project, { status: from, lastPing: earlier, lastStart: earlier, lastStartRid: null });
+      await ping(`/ping/${check._id}/fail`);
+      const stored = await storedCheck(check._id);
+      expect(stored).to.include({ status: 'down', lastStart: null, deadline: null });
+      expect(stored.lastPing).to.deep.equal(T0);
+      const flips = await storedFlips(check._id);
+      expect(flips.map((f) => [f.oldStatus, f.newStatus, f.reason, f.processed])).to.deep.equal([[from, 'down', 'fail', null]]);
+    });
+  }
+
+  it('row 7: down + fail → down, no flip, last_ping = now, last_start cleared', async () => {
+    const check = await buildCheck(project, { status: 'down', lastPing: earlier, lastStart: earlier });
+    await ping(`/ping/${check._id}/fail`);
+    const stored = await storedCheck(check._id);
+    expect(stored).to.include({ status: 'down', lastStart: null });
+    expect(stored.lastPing).to.deep.equal(T0);
+    expect(await storedFlips(check._id)).to.have.length(0);
+  });
+
+  it('row 8: up + start keeps status and last_ping, sets last_start and rid, pulls the deadline in', async () => {
+    const check = await buildCheck(project, { status: 'up', lastPing: T0, timeout: 86400, grace: 60 });
+    const rid = '5f0c4b0e-6a34-4d0e-9d8c-0b1f6f3b2a11';
+    await ping(`/ping/${check._id}/start?rid=${rid}`);
+    const stored = await storedCheck(check._id);
+    expect(stored).to.include({ status: 'up', lastStartRid: rid });
+    expect(stored.lastStart).to.deep.equal(T0);
+    expect(stored.deadline).to.deep.equal(new Date(T0.getTime() + 60_000));
+  });
+
+  it('row 8: a paused check (manual_resume false) stays paused on start but its run timer is armed', async () => {
+    const check = await buildCheck(project, { status: 'paused', grace: 120 });
+    await ping(`/ping/${check._id}/start`);
+    const stored = await storedCheck(check._id);
+    expect(stored.status).to.equal('paused');
+    expect(stored.deadline).to.deep.equal(new Date(T0.getTime() + 120_000));
+    expect(await storedFlips(check._id)).to.have.length(0);
+  });
+
+  it('row 9: log leaves status, last_ping and the deadline as they were', async () => {
+    const deadline = new Date(T0.getTime() + HOUR_MS);
+    const check = await buildCheck(project, { status: 'up', lastPing: earlier, timeout: 7200, grace: 3600, deadline });
+    await ping(`/ping/${check._id}/log`);
+    const stored = await storedCheck(check._id);
+    expect(stored).to.include({ status: 'up', nPings: 1 });
+    expect([stored.lastPing, stored.deadline]).to.deep.equal([earlier, deadline]);
+    expect((await onlyPing(check._id)).kind).to.equal('log');
+  });
+
+  it('row 11: paused with manual_resume logs every signal as ign and changes nothing else', async () => {
+    const check = await buildCheck(project, { status: 'paused', manualResume: true });
+    for (const s of ['', '/start', '/fail', '/log', '/0', '/1']) await ping(`/ping/${check._id}${s}`);
+    expect((await storedPings(check._id)).map((p) => p.kind)).to.deep.equal(Array(6).fill('ign'));
+    const stored = await storedCheck(check._id);
+    expect(stored).to.include({ status: 'paused', nPings: 6, lastPing: null, lastStart: null, deadline: null });
+    expect(await storedFlips(check._id)).to.have.length(0);
+  });
+});

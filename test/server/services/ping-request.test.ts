@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import supertest from 'supertest';
+import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../../../server/services/ping-request.js';
+
+/** Echoes what the ping-request functions make of a real request, as JSON. */
+function echo(trustProxy: boolean, limitBytes = 10_000) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readPingBody(req, limitBytes);
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({
+      remoteAddr: remoteAddrOf(req, trustProxy),
+      scheme: schemeOf(req, trustProxy),
+      ua: uaOf(req),
+      body: body?.toString('latin1') ?? null,
+    }));
+  };
+}
+
+describe('server/services/ping-request', () => {
+  it('ignores X-Forwarded-For and X-Forwarded-Proto when the proxy is not trusted', async () => {
+    const res = await supertest(echo(false)).get('/').set('X-Forwarded-For', '1.2.3.4').set('X-Forwarded-Proto', 'https');
+    expect(res.body).to.include({ remoteAddr: '127.0.0.1', scheme: 'http' });
+  });
+
+  it('believes them when the proxy is trusted', async () => {
+    const res = await supertest(echo(true)).get('/').set('X-Forwarded-For', '1.2.3.4').set('X-Forwarded-Proto', 'https');
+    expect(res.body).to.include({ remoteAddr: '1.2.3.4', scheme: 'https' });
+  });
+
+  it('falls back to the peer for an empty X-Forwarded-For', async () => {
+    const res = await supertest(echo(true)).get('/').set('X-Forwarded-For', '');
+    expect(res.body.remoteAddr).to.equal('127.0.0.1');
+  });
+
+  it('keeps exactly the configured number of bytes of a longer body', async () => {
+    const res = await supertest(echo(true, 5)).post('/').send('abcdefghij');
+    expect(res.body.body).to.equal('abcde');
+  });
+
+  it('gives null for an empty body and a limit of 0 bytes', async () => {
+    expect((await supertest(echo(true)).post('/').send('')).body.body).to.equal(null);
+    expect((await supertest(echo(true, 0)).post('/').send('abc')).body.body).to.equal(null);
+  });
+
+  it('gives "" without a User-Agent', async () => {
+    const res = await supertest(echo(true)).get('/').unset('User-Agent');
+    expect(res.body.ua).to.equal('');
+  });
+});
