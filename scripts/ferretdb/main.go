@@ -3,7 +3,8 @@
 //
 // It exists because FerretDB's own cmd panics without its build-time
 // version file when built from the module proxy; the embeddable package
-// does not need it.
+// does not need it. It also adds the _id indexes FerretDB's SQLite queries
+// can use (see idindex.go).
 //
 // Usage: ferretdb -listen 127.0.0.1:27017 -data ./.data/ferretdb
 package main
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -23,6 +25,7 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	data := flag.String("data", ".data/ferretdb", "directory for SQLite databases")
+	postgresURL := flag.String("postgresql-url", "", "use the PostgreSQL backend at this URL instead of SQLite")
 	flag.Parse()
 
 	if err := os.MkdirAll(*data, 0o755); err != nil {
@@ -30,18 +33,25 @@ func main() {
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	f, err := ferretdb.New(&ferretdb.Config{
+	cfg := &ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + *data + "/",
-	})
+	}
+	if *postgresURL != "" {
+		cfg.Handler, cfg.PostgreSQLURL = "postgresql", *postgresURL
+	}
+	f, err := ferretdb.New(cfg)
 	if err != nil {
 		log.Fatalf("ferretdb: %v", err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *postgresURL == "" {
+		go keepIndexingIDs(ctx, *data, time.Second, logger)
+	}
 	log.Printf("ferretdb: listening on %s", *listen)
 	if err := f.Run(ctx); err != nil {
 		log.Fatalf("ferretdb: %v", err)
