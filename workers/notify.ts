@@ -1,0 +1,135 @@
+/**
+ * Consumer of the `notify` queue: delivers one flip through one channel
+ * (behaviour.md §6 rule 5), and `notifyWorkers`, which starts it together
+ * with the `flips` consumer.
+ *
+ * Each attempt claims the flip's notification document first (see
+ * shared/notify/notifications.ts), so a job whose notification is delivered
+ * never sends again, and a job whose worker died mid-delivery is taken over
+ * once its lease runs out. Network errors, timeouts, 429 and 5xx are retried
+ * with exponential backoff; other refusals fail at once (UnrecoverableError).
+ */
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.js';
+import { config as appConfig, type NotifyConfig } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { Channel, type ChannelDoc } from '../shared/models/channel.js';
+import { Check, type CheckDoc } from '../shared/models/check.js';
+import { Flip, type FlipDoc } from '../shared/models/flip.js';
+import { deliver } from '../shared/notify/deliver.js';
+import { alertOf } from '../shared/notify/message.js';
+import { abandonNotification, claimNotification, ensureNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
+import { DeliveryError } from '../shared/notify/types.js';
+import { QueueName } from '../shared/queues/names.js';
+import type { FlipPayload, NotifyPayload } from '../shared/queues/payloads.js';
+import { processFlip } from './flips.js';
+
+const log = logger.child({ module: 'notify-worker' });
+
+/** What {@link processNotify} needs. */
+export interface NotifyWorkerDeps {
+  clock: Clock;
+  config: NotifyConfig;
+}
+
+/**
+ * How long an attempt holds its claim, in milliseconds: twice the attempt
+ * timeout, since the attempt gives up at the timeout and then records its outcome.
+ */
+export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): number {
+  return 2 * config.attemptTimeoutMs;
+}
+
+/**
+ * Processes one `notify` job.
+ *
+ * @param job - Carries the flip's and the channel's ids.
+ * @param token - The job's lock token (to delay the job while another attempt holds the claim).
+ * @returns `delivered`, or `skipped` when there is nothing (more) to send.
+ * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry;
+ *   DelayedError after moving the job to when another attempt's lease ends.
+ */
+export async function processNotify(job: Job<NotifyPayload>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
+  const { flipId, channelId } = job.data;
+  const [flip, channel] = await Promise.all([
+    Flip.findById(flipId).lean<FlipDoc & { _id: unknown }>(),
+    Channel.findById(channelId).lean<ChannelDoc>(),
+  ]);
+  if (!flip || !channel) return 'skipped';
+  const check = await Check.findById(flip.checkId).lean<CheckDoc>();
+  const notification = await ensureNotification(flip, channelId, deps.clock());
+  if (!check || channel.disabled) {
+    await abandonNotification(notification._id, check ? 'channel is disabled' : 'check was deleted', deps.clock());
+    return 'skipped';
+  }
+
+  const claim = await claimNotification(notification._id, leaseMsOf(deps.config), deps.clock());
+  if (claim.kind === 'done') return 'skipped';
+  if (claim.kind === 'busy') {
+    await job.moveToDelayed(claim.until.getTime(), token);
+    throw new DelayedError();
+  }
+
+  const started = deps.clock();
+  try {
+    await deliver(channel, alertOf(claim.notification._id, check, flip, deps.config.baseUrl), deps.config);
+  } catch (err) {
+    const error = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
+    const final = !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    await recordFailed(claim.notification, claim.token, error, final, started, deps.clock());
+    log.warn({ flipId, channelId, kind: channel.kind, err: error.message, final }, 'alert not delivered');
+    if (!error.retryable) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+  if (!(await recordDelivered(claim.notification, claim.token, started, deps.clock()))) {
+    log.warn({ flipId, channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
+  }
+  return 'delivered';
+}
+
+/** Options of {@link notifyWorkers}. */
+export interface AlertWorkersDeps {
+  clock: Clock;
+  /** Default `config.notify`. */
+  config?: NotifyConfig;
+  /** BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds). */
+  worker?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'drainDelay'>;
+}
+
+/** The running alert workers. */
+export interface AlertWorkers {
+  workers: Worker[];
+  /**
+   * Stops both workers and the notify queue handle.
+   *
+   * @param force - Do not wait for active jobs (they are retried elsewhere once their lock expires).
+   */
+  close(force?: boolean): Promise<void>;
+}
+
+/**
+ * Starts the `flips` and `notify` consumers.
+ *
+ * @param connection - A worker-role ioredis connection (`maxRetriesPerRequest: null`).
+ */
+export function notifyWorkers(connection: Redis, deps: AlertWorkersDeps): AlertWorkers {
+  const config = deps.config ?? appConfig.notify;
+  const notifyQueue = new Queue<NotifyPayload>(QueueName.Notify, { connection });
+  const options = { connection, ...deps.worker };
+  const workers: Worker[] = [
+    new Worker<FlipPayload>(QueueName.Flips, (job) => processFlip(job, { clock: deps.clock, notifyQueue, config }), options),
+    new Worker<NotifyPayload>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config }), {
+      ...options,
+      concurrency: config.concurrency,
+    }),
+  ];
+  for (const worker of workers) worker.on('error', (err) => log.error({ err, queue: worker.name }, 'worker error'));
+  return {
+    workers,
+    async close(force = false) {
+      await Promise.all(workers.map((worker) => worker.close(force)));
+      await notifyQueue.close();
+    },
+  };
+}
