@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Channel } from '../../shared/models/channel.js';
+import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
+import { INTERRUPTED } from '../../shared/notify/notifications.js';
+import { QueueName } from '../../shared/queues/names.js';
+import type { NotifyPayload } from '../../shared/queues/payloads.js';
+import { recordFlip } from '../../shared/services/flips.js';
+import { notifyJobId } from '../../workers/flips.js';
+import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
+import { testContext } from '../helpers/hooks.js';
+import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
+import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
+import { until } from '../helpers/until.js';
+
+const CHILD = fileURLToPath(new URL('./alert-worker-process.js', import.meta.url));
+
+describe('workers/notify (delivery of one flip through one channel)', () => {
+  let receiver: Receiver;
+  let workers: TestAlertWorkers[] = [];
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.stop(true)));
+    workers = [];
+    await receiver.close();
+  });
+
+  /** A down flip of a check with one channel (default: a webhook to the receiver). */
+  async function downFlip(replies: (n: number) => Reply, channel: { kind?: string; value?: string } = {}) {
+    receiver = await startReceiver(replies);
+    const project = await buildProject();
+    const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...channel });
+    const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
+    const flipId = await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    return { flipId, channelId: ch._id };
+  }
+  const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
+  const settled = () => until(() => Notification.findOne({ state: { $in: ['delivered', 'failed'] } }).lean<NotificationDoc>());
+
+  it('retries a 500 with backoff, then delivers', async () => {
+    await downFlip((n) => (n === 0 ? { status: 500, body: 'oops' } : { status: 200 }));
+    start();
+    const notification = await settled();
+    expect([notification.state, notification.attempts, receiver.requests.length]).to.deep.equal(['delivered', 2, 2]);
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal(['received status code 500: oops', '']);
+  });
+
+  it('retries after a timeout, then delivers', async () => {
+    await downFlip((n) => (n === 0 ? 'hang' : { status: 200 }));
+    start({ attemptTimeoutMs: 300 });
+    const notification = await settled();
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal(['timed out after 300 ms', '']);
+  });
+
+  it('does not retry a 4xx and records the error on the notification and the channel', async () => {
+    const { channelId } = await downFlip(() => ({ status: 401, body: 'bad token' }));
+    start();
+    const notification = await settled();
+    expect([notification.state, notification.attempts, notification.error]).to.deep.equal(['failed', 1, 'received status code 401: bad token']);
+    expect((await Channel.findById(channelId).lean())?.lastError).to.equal('received status code 401: bad token');
+  });
+
+  it('gives up after the configured number of attempts', async () => {
+    await downFlip(() => ({ status: 503 }));
+    start({ attempts: 3 });
+    const notification = await settled();
+    expect([notification.state, notification.attempts, receiver.requests.length]).to.deep.equal(['failed', 3, 3]);
+  });
+
+  it('disables the channel on a permanent error', async () => {
+    const { channelId } = await downFlip(() => ({ status: 404 }), { kind: 'slack' });
+    start();
+    await settled();
+    expect((await Channel.findById(channelId).lean())?.disabled).to.equal(true);
+  });
+
+  it("records the channel's last delivery and clears its last error", async () => {
+    const { channelId } = await downFlip(() => ({ status: 200 }));
+    await Channel.updateOne({ _id: channelId }, { $set: { lastError: 'old error' } });
+    start();
+    await settled();
+    const channel = await Channel.findById(channelId).lean();
+    expect([channel?.lastError, channel?.lastNotify instanceof Date, typeof channel?.lastNotifyDurationMs]).to.deep.equal(['', true, 'number']);
+  });
+
+  it('does not send again for a job whose notification is delivered', async () => {
+    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
+    start();
+    await settled();
+    const queue = new Queue<NotifyPayload>(QueueName.Notify, { connection: testContext().redis });
+    const jobId = notifyJobId(flipId, channelId);
+    await queue.add('notify', { flipId, channelId }, { jobId, removeOnComplete: true });
+    await until(async () => !(await queue.getJob(jobId)));
+    await queue.close();
+    expect(receiver.requests.length).to.equal(1);
+  });
+
+  it('delivers exactly once when the worker is killed mid-delivery and another takes over', async () => {
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    receiver = await startReceiver((n) => (n === 0 ? (firstArrived(), 'hang') : { status: 200 }));
+    const { mongoUri, redisUrl } = testContext().services;
+    const child = spawn(process.execPath, [CHILD, mongoUri, redisUrl, JSON.stringify(testNotifyConfig(receiver.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await once(child.stdout, 'data');
+    const project = await buildProject();
+    const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook` });
+    const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
+    await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    await arrived;
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    start();
+    const notification = await settled();
+    expect([notification.state, receiver.completed, receiver.requests.length]).to.deep.equal(['delivered', 1, 2]);
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal([INTERRUPTED, '']);
+  });
+
+  it('delivers exactly once when a worker is force-closed mid-delivery and another takes over', async () => {
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    await downFlip((n) => (n === 0 ? (firstArrived(), 'hang') : { status: 200 }));
+    start();
+    await arrived;
+    await workers[0]?.stop(true);
+    start();
+    const notification = await until(() => Notification.findOne({ state: 'delivered' }).lean<NotificationDoc>());
+    expect([receiver.completed, receiver.requests.length]).to.deep.equal([1, 2]);
+    expect(notification.attempts).to.equal(2);
+  });
+});
