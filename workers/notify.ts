@@ -1,7 +1,6 @@
 /**
  * Consumer of the `notify` queue: delivers one flip through one channel
- * (behaviour.md §6 rule 5), and `notifyWorkers`, which starts it together
- * with the `flips` consumer.
+ * (behaviour.md §6 rule 5).
  *
  * Each attempt claims the flip's notification document first (see
  * shared/notify/notifications.ts), so a job whose notification is delivered
@@ -9,8 +8,7 @@
  * once its lease runs out. Network errors, timeouts, 429 and 5xx are retried
  * with exponential backoff; other refusals fail at once (UnrecoverableError).
  */
-import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../shared/clock.js';
 import { config as appConfig, type NotifyConfig } from '../shared/config.js';
 import { logger } from '../shared/logger.js';
@@ -22,8 +20,8 @@ import { alertOf } from '../shared/notify/message.js';
 import { abandonNotification, claimNotification, ensureNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
 import { DeliveryError } from '../shared/notify/types.js';
 import { QueueName } from '../shared/queues/names.js';
-import type { FlipPayload, NotifyPayload } from '../shared/queues/payloads.js';
-import { processFlip } from './flips.js';
+import type { NotifyPayload } from '../shared/queues/payloads.js';
+import type { WorkerDeps } from './deps.js';
 
 const log = logger.child({ module: 'notify-worker' });
 
@@ -50,8 +48,8 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
  * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry;
  *   DelayedError after moving the job to when another attempt's lease ends.
  */
-export async function processNotify(job: Job<NotifyPayload>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
-  const { flipId, channelId } = job.data;
+export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
+  const { flipId, channelId } = notifyPayload(job);
   const [flip, channel] = await Promise.all([
     Flip.findById(flipId).lean<FlipDoc & { _id: unknown }>(),
     Channel.findById(channelId).lean<ChannelDoc>(),
@@ -88,48 +86,30 @@ export async function processNotify(job: Job<NotifyPayload>, token: string | und
   return 'delivered';
 }
 
-/** Options of {@link notifyWorkers}. */
-export interface AlertWorkersDeps {
-  clock: Clock;
-  /** Default `config.notify`. */
-  config?: NotifyConfig;
-  /** BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds). */
-  worker?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'drainDelay'>;
-}
-
-/** The running alert workers. */
-export interface AlertWorkers {
-  workers: Worker[];
-  /**
-   * Stops both workers and the notify queue handle.
-   *
-   * @param force - Do not wait for active jobs (they are retried elsewhere once their lock expires).
-   */
-  close(force?: boolean): Promise<void>;
+/**
+ * Reads a job's payload.
+ *
+ * @throws UnrecoverableError when it lacks the flip or channel id (retrying cannot help).
+ */
+export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
+  const data = job.data as Partial<NotifyPayload> | null;
+  if (typeof data?.flipId !== 'string' || typeof data.channelId !== 'string' || !data.flipId || !data.channelId) {
+    throw new UnrecoverableError('notify job without a flipId and channelId');
+  }
+  return { flipId: data.flipId, channelId: data.channelId };
 }
 
 /**
- * Starts the `flips` and `notify` consumers.
+ * Starts the `notify` consumer, `notify.concurrency` jobs at a time.
  *
- * @param connection - A worker-role ioredis connection (`maxRetriesPerRequest: null`).
+ * @param deps - Connection, clock, and `notify` settings (default `config.notify`).
+ * @param options - BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds).
  */
-export function notifyWorkers(connection: Redis, deps: AlertWorkersDeps): AlertWorkers {
-  const config = deps.config ?? appConfig.notify;
-  const notifyQueue = new Queue<NotifyPayload>(QueueName.Notify, { connection });
-  const options = { connection, ...deps.worker };
-  const workers: Worker[] = [
-    new Worker<FlipPayload>(QueueName.Flips, (job) => processFlip(job, { clock: deps.clock, notifyQueue, config }), options),
-    new Worker<NotifyPayload>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config }), {
-      ...options,
-      concurrency: config.concurrency,
-    }),
-  ];
-  for (const worker of workers) worker.on('error', (err) => log.error({ err, queue: worker.name }, 'worker error'));
-  return {
-    workers,
-    async close(force = false) {
-      await Promise.all(workers.map((worker) => worker.close(force)));
-      await notifyQueue.close();
-    },
-  };
+export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
+  const config = deps.notify ?? appConfig.notify;
+  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config }), {
+    connection: deps.connection,
+    concurrency: config.concurrency,
+    ...options,
+  });
 }

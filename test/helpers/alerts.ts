@@ -3,11 +3,14 @@
  * receiver, short timeouts and backoffs, and alert workers on their own
  * Redis connection (so a test can cut it like a dying process would).
  */
-import type { Redis } from 'ioredis';
+import type { Worker } from 'bullmq';
+import { systemClock } from '../../shared/clock.js';
 import { config, type NotifyConfig } from '../../shared/config.js';
 import { createRedis } from '../../shared/queues/connections.js';
 import type { Alert } from '../../shared/notify/types.js';
-import { notifyWorkers, type AlertWorkers } from '../../workers/notify.js';
+import type { WorkerDeps, WorkerFactory } from '../../workers/deps.js';
+import { flipWorker } from '../../workers/flips.js';
+import { notifyWorker } from '../../workers/notify.js';
 import { testContext } from './hooks.js';
 
 /**
@@ -59,29 +62,41 @@ export function sampleAlert(overrides: Partial<Alert> = {}): Alert {
   };
 }
 
-/** Running alert workers and their own connection. */
-export interface TestAlertWorkers extends AlertWorkers {
-  connection: Redis;
-  /** Closes the workers and the connection. */
+/** Running alert workers on their own connection. */
+export interface TestAlertWorkers {
+  workers: Worker[];
+  /**
+   * Closes the workers and their connection.
+   *
+   * @param force - Do not wait for active jobs, as when a process dies.
+   */
   stop(force?: boolean): Promise<void>;
 }
 
+/** BullMQ settings of test workers: short locks, so a stopped worker's job is taken over quickly (milliseconds). */
+export const TEST_WORKER_OPTIONS = { lockDuration: 1000, stalledInterval: 250, drainDelay: 1 };
+
 /**
- * Starts the flips and notify workers against the test Redis and MongoDB,
- * with short locks so a stopped worker's job is taken over quickly.
+ * Starts the flips and notify workers (and any `extra` ones) against the test
+ * Redis and MongoDB.
+ *
+ * @param notify - Alert settings (see {@link testNotifyConfig}).
+ * @param extra - Other workers to run alongside, e.g. the deadline worker.
  */
-export function startAlertWorkers(notify: NotifyConfig): TestAlertWorkers {
+export function startAlertWorkers(notify: NotifyConfig, ...extra: WorkerFactory[]): TestAlertWorkers {
   const connection = createRedis(testContext().services.redisUrl, 'worker');
-  const running = notifyWorkers(connection, {
-    clock: () => new Date(),
-    config: notify,
-    worker: { lockDuration: 1000, stalledInterval: 250, drainDelay: 1 },
-  });
-  return {
-    ...running,
+  const deps: WorkerDeps = {
     connection,
+    queues: testContext().queues,
+    clock: systemClock,
+    settings: { deadlineConcurrency: 10, sweepIntervalMs: 60_000 },
+    notify,
+  };
+  const workers: Worker[] = [flipWorker(deps, TEST_WORKER_OPTIONS), notifyWorker(deps, TEST_WORKER_OPTIONS), ...extra.map((build) => build(deps))];
+  return {
+    workers,
     async stop(force = false) {
-      await running.close(force);
+      await Promise.all(workers.map((worker) => worker.close(force)));
       connection.disconnect();
     },
   };

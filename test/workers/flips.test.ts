@@ -1,18 +1,17 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip } from '../../shared/models/flip.js';
 import { Notification } from '../../shared/models/notification.js';
-import { QueueName } from '../../shared/queues/names.js';
-import type { NotifyPayload } from '../../shared/queues/payloads.js';
 import { flipJobId, recordFlip } from '../../shared/services/flips.js';
 import type { FlipChange } from '../../shared/domain/status.js';
 import { processFlip } from '../../workers/flips.js';
+import { deadlineWorker } from '../../workers/deadlines.js';
+import { scheduleDeadline } from '../../shared/queues/deadlines.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { jsonBody, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
-import { until } from '../helpers/until.js';
+import { waitFor } from '../helpers/poll.js';
 
 const DOWN: FlipChange = { oldStatus: 'up', newStatus: 'down', reason: 'timeout' };
 const UP: FlipChange = { oldStatus: 'down', newStatus: 'up', reason: '' };
@@ -35,10 +34,12 @@ describe('workers/flips (fan-out of flips to channels)', () => {
   const webhook = (fields = {}) => buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...fields });
   const flip = (check: CheckDoc, change: FlipChange) => recordFlip(testContext().queues, check._id, change, new Date(), new Date());
   const start = () => (workers = startAlertWorkers(testNotifyConfig(receiver.url)));
+  const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
   /** Resolves once the flip's fan-out job ran to the end. */
   const fannedOut = (flipId: string) =>
-    until(async () => (await Flip.findById(flipId))?.processed && !(await testContext().queues.flips.getJob(flipJobId(flipId))));
-  const delivered = (count: number) => until(async () => (await Notification.countDocuments({ state: 'delivered' })) === count);
+    waitFor('the fan-out to finish', async () => Boolean((await Flip.findById(flipId))?.processed) && !(await testContext().queues.flips.getJob(flipJobId(flipId))));
+  const delivered = (count: number) =>
+    waitFor(`${count} delivered notifications`, async () => (await Notification.countDocuments({ state: 'delivered' })) === count);
 
   it('sends one alert per channel when a check goes down', async () => {
     const channels = [await webhook(), await buildChannel(project, { kind: 'slack', value: `${receiver.url}/slack` })];
@@ -55,6 +56,14 @@ describe('workers/flips (fan-out of flips to channels)', () => {
     await flip(check, UP);
     await delivered(1);
     expect(jsonBody(receiver.requests[0])).to.include({ uuid: check._id, status: 'up' });
+  });
+
+  it('alerts when the deadline worker takes a check down', async () => {
+    const check = await buildCheck(project, { status: 'up', timeout: 1, grace: 1, lastPing: secondsAgo(10), deadline: secondsAgo(8), channels: [(await webhook())._id] });
+    workers = startAlertWorkers(testNotifyConfig(receiver.url), deadlineWorker);
+    await scheduleDeadline(testContext().queues.deadlines, check._id, secondsAgo(8));
+    await delivered(1);
+    expect(jsonBody(receiver.requests[0])).to.include({ uuid: check._id, status: 'down', reason: 'timeout' });
   });
 
   it('sends nothing for new→up', async () => {
@@ -90,11 +99,10 @@ describe('workers/flips (fan-out of flips to channels)', () => {
     const channels = [await webhook(), await webhook()];
     const check = await buildCheck(project, { status: 'down', channels: channels.map((c) => c._id) });
     const flipId = await flip(check, DOWN);
-    const notifyQueue = new Queue<NotifyPayload>(QueueName.Notify, { connection: testContext().redis });
+    const notifyQueue = testContext().queues.notify;
     const deps = { clock: () => new Date(), notifyQueue, config: testNotifyConfig(receiver.url) };
     await processFlip({ data: { flipId } }, deps);
     await processFlip({ data: { flipId } }, deps);
     expect([await notifyQueue.count(), await Notification.countDocuments({ flipId })]).to.deep.equal([2, 2]);
-    await notifyQueue.close();
   });
 });

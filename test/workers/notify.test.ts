@@ -2,19 +2,16 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
 import { Channel } from '../../shared/models/channel.js';
 import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
 import { INTERRUPTED } from '../../shared/notify/notifications.js';
-import { QueueName } from '../../shared/queues/names.js';
-import type { NotifyPayload } from '../../shared/queues/payloads.js';
 import { recordFlip } from '../../shared/services/flips.js';
 import { notifyJobId } from '../../workers/flips.js';
 import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
 import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
-import { until } from '../helpers/until.js';
+import { waitFor } from '../helpers/poll.js';
 
 const CHILD = fileURLToPath(new URL('./alert-worker-process.js', import.meta.url));
 
@@ -37,7 +34,8 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     return { flipId, channelId: ch._id };
   }
   const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
-  const settled = () => until(() => Notification.findOne({ state: { $in: ['delivered', 'failed'] } }).lean<NotificationDoc>());
+  const settled = () =>
+    waitFor('the notification to settle', () => Notification.findOne({ state: { $in: ['delivered', 'failed'] } }).lean<NotificationDoc>(), 15_000);
 
   it('retries a 500 with backoff, then delivers', async () => {
     await downFlip((n) => (n === 0 ? { status: 500, body: 'oops' } : { status: 200 }));
@@ -89,11 +87,10 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
     start();
     await settled();
-    const queue = new Queue<NotifyPayload>(QueueName.Notify, { connection: testContext().redis });
+    const queue = testContext().queues.notify;
     const jobId = notifyJobId(flipId, channelId);
     await queue.add('notify', { flipId, channelId }, { jobId, removeOnComplete: true });
-    await until(async () => !(await queue.getJob(jobId)));
-    await queue.close();
+    await waitFor('the repeated job to finish', async () => !(await queue.getJob(jobId)));
     expect(receiver.requests.length).to.equal(1);
   });
 
@@ -125,7 +122,7 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     await arrived;
     await workers[0]?.stop(true);
     start();
-    const notification = await until(() => Notification.findOne({ state: 'delivered' }).lean<NotificationDoc>());
+    const notification = await waitFor('the delivery', () => Notification.findOne({ state: 'delivered' }).lean<NotificationDoc>(), 15_000);
     expect([receiver.completed, receiver.requests.length]).to.deep.equal([1, 2]);
     expect(notification.attempts).to.equal(2);
   });

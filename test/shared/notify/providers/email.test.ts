@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliver } from '../../../../shared/notify/deliver.js';
 import { DeliveryError } from '../../../../shared/notify/types.js';
 import { freePort } from '../../../helpers/services.js';
-import { startSmtp, type SmtpReceiver } from '../../../helpers/smtp.js';
+import { startSmtp, type SmtpReceiver } from '../../../helpers/smtp-receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
 describe('email provider', () => {
