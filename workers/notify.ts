@@ -31,6 +31,14 @@ export interface NotifyWorkerDeps {
   config: NotifyConfig;
 }
 
+/** Why a notify job has nothing to send (no alerts for paused checks or disabled channels). */
+function whyNotSend(flip: unknown, check: CheckDoc | null | undefined, channel: ChannelDoc | null): string {
+  if (!flip) return 'flip was deleted';
+  if (!check) return 'check was deleted';
+  if (!channel) return 'channel was deleted';
+  return channel.disabled ? 'channel is disabled' : 'check is paused';
+}
+
 /**
  * How long an attempt holds its claim, in milliseconds: twice the attempt
  * timeout, since the attempt gives up at the timeout and then records its outcome.
@@ -54,14 +62,12 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     Flip.findById(flipId).lean<FlipDoc & { _id: unknown }>(),
     Channel.findById(channelId).lean<ChannelDoc>(),
   ]);
-  if (!flip || !channel) return 'skipped';
-  const check = await Check.findById(flip.checkId).lean<CheckDoc>();
-  const notification = await ensureNotification(flip, channelId, deps.clock());
-  if (!check || channel.disabled) {
-    await abandonNotification(notification._id, check ? 'channel is disabled' : 'check was deleted', deps.clock());
+  const check = flip && (await Check.findById(flip.checkId).lean<CheckDoc>());
+  if (!flip || !check || !channel || channel.disabled || check.status === 'paused') {
+    await abandonNotification(flipId, channelId, whyNotSend(flip, check, channel), deps.clock());
     return 'skipped';
   }
-
+  const notification = await ensureNotification(flip, channelId, deps.clock());
   const claim = await claimNotification(notification._id, leaseMsOf(deps.config), deps.clock());
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {

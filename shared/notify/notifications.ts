@@ -154,9 +154,15 @@ export async function recordFailed(
 }
 
 /**
- * Marks a notification that can no longer be sent (its channel was disabled
- * or its check deleted) as failed, unless it already finished.
+ * Marks the notification of a flip through a channel that can no longer be
+ * sent (its flip, check or channel was deleted, the channel disabled, the
+ * check paused) as failed, unless an attempt holds a live lease on it or it already finished.
+ *
+ * @param reason - Stored as the error text.
  */
-export async function abandonNotification(id: string, reason: string, now: Date): Promise<void> {
-  await Notification.updateOne({ _id: id, state: 'pending' }, { $set: { state: 'failed', error: reason, updated: now } });
+export async function abandonNotification(flipId: string, channelId: string, reason: string, now: Date): Promise<void> {
+  await Notification.updateOne(
+    { flipId, channelId, $or: [{ state: 'pending' }, { state: 'sending', leaseUntil: { $lte: now } }] },
+    { $set: { state: 'failed', error: reason, claimToken: null, leaseUntil: null, sendingSince: null, updated: now } },
+  );
 }

@@ -37,7 +37,7 @@ export async function startSmtp(rejectWith?: number): Promise<SmtpReceiver> {
       callback(Object.assign(new Error('mailbox unavailable'), { responseCode: rejectWith }));
     },
     onData(stream, session, callback) {
-      simpleParser(stream).then((mail) => {
+      void simpleParser(stream).then((mail) => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         messages.push({ to: session.envelope.rcptTo.map((r) => r.address), from, mail });
         callback();

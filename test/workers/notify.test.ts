@@ -2,11 +2,15 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import type { Job } from 'bullmq';
+import { systemClock } from '../../shared/clock.js';
 import { Channel } from '../../shared/models/channel.js';
+import { Check } from '../../shared/models/check.js';
 import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
 import { INTERRUPTED } from '../../shared/notify/notifications.js';
 import { recordFlip } from '../../shared/services/flips.js';
-import { notifyJobId } from '../../workers/flips.js';
+import { notifyJobId, processFlip } from '../../workers/flips.js';
+import { processNotify } from '../../workers/notify.js';
 import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
@@ -31,7 +35,15 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...channel });
     const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
     const flipId = await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
-    return { flipId, channelId: ch._id };
+    return { flipId, channelId: ch._id, checkId: check._id };
+  }
+  /** Runs the fan-out, then the notify processor, in-process (no workers). */
+  async function processDirectly(flipId: string, channelId: string, between: () => Promise<unknown>) {
+    const config = testNotifyConfig(receiver.url);
+    await processFlip({ data: { flipId } }, { clock: systemClock, notifyQueue: testContext().queues.notify, config });
+    await between();
+    const job = { data: { flipId, channelId }, attemptsMade: 0, opts: {} } as Job;
+    return processNotify(job, undefined, { clock: systemClock, config });
   }
   const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
   const settled = () =>
@@ -92,6 +104,19 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     await queue.add('notify', { flipId, channelId }, { jobId, removeOnComplete: true });
     await waitFor('the repeated job to finish', async () => !(await queue.getJob(jobId)));
     expect(receiver.requests.length).to.equal(1);
+  });
+
+  it('abandons the alert when the check was paused after the fan-out', async () => {
+    const { flipId, channelId, checkId } = await downFlip(() => ({ status: 200 }));
+    const outcome = await processDirectly(flipId, channelId, () => Check.updateOne({ _id: checkId }, { $set: { status: 'paused' } }));
+    const notification = await Notification.findOne({ flipId }).lean();
+    expect([outcome, notification?.state, notification?.error, receiver.requests.length]).to.deep.equal(['skipped', 'failed', 'check is paused', 0]);
+  });
+
+  it('abandons the alert when the channel was deleted after the fan-out', async () => {
+    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
+    await processDirectly(flipId, channelId, () => Channel.deleteOne({ _id: channelId }));
+    expect((await Notification.findOne({ flipId }).lean())?.error).to.equal('channel was deleted');
   });
 
   it('delivers exactly once when the worker is killed mid-delivery and another takes over', async () => {

@@ -55,7 +55,6 @@ export const email: Provider<EmailSettings> = {
     try {
       await Promise.race([sending.catch((err: unknown) => Promise.reject(deliveryErrorOf(err))), aborted]);
     } finally {
-      sending.catch(() => undefined);
       transport.close();
     }
   },
