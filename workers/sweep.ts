@@ -11,7 +11,7 @@ import { Check } from '../shared/models/check.js';
 import { Flip } from '../shared/models/flip.js';
 import { scheduleDeadline } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
-import { flipJobId } from '../shared/services/flips.js';
+import { flipJobOptions } from '../shared/services/flips.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
 import { requeueStaleNotifications } from './flips.js';
@@ -91,7 +91,7 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
       batch.map(({ _id }) => ({
         name: 'flip',
         data: { flipId: String(_id) },
-        opts: { jobId: flipJobId(String(_id)), removeOnComplete: true, removeOnFail: 1000 },
+        opts: flipJobOptions(String(_id)),
       })),
     );
   });

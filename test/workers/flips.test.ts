@@ -95,6 +95,12 @@ describe('workers/flips (fan-out of flips to channels)', () => {
     expect((await Notification.find().lean()).map((n) => n.channelId)).to.deep.equal([on._id]);
   });
 
+  it('enqueues the fan-out with retries, since a failed fan-out has already claimed the flip', async () => {
+    const check = await buildCheck(project, { status: 'down' });
+    const job = await testContext().queues.flips.getJob(flipJobId(await flip(check, DOWN)));
+    expect([job?.opts.attempts, job?.opts.backoff]).to.deep.equal([5, { type: 'exponential', delay: 1000 }]);
+  });
+
   it('fans out once when a crashed attempt is retried', async () => {
     const channels = [await webhook(), await webhook()];
     const check = await buildCheck(project, { status: 'down', channels: channels.map((c) => c._id) });
