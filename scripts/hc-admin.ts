@@ -21,6 +21,7 @@ try {
   const groups = await Promise.all([
     import('./admin/project.js'),
     import('./admin/channel.js'),
+    import('./admin/channel-test.js'),
   ]);
   for (const group of groups) group.register(program);
   await program.parseAsync(process.argv);

@@ -4,7 +4,7 @@
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../shared/clock.js';
-import type { Config } from '../shared/config.js';
+import type { Config, NotifyConfig } from '../shared/config.js';
 import type { Queues } from '../shared/queues/index.js';
 
 /** Connections and settings a worker needs. */
@@ -18,6 +18,8 @@ export interface WorkerDeps {
   queues: Queues;
   clock: Clock;
   settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
+  /** Alert delivery settings of the flips and notify workers; default `config.notify`. */
+  notify?: NotifyConfig;
 }
 
 /** Builds one running BullMQ worker; the worker process starts one per factory. */

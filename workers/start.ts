@@ -5,13 +5,15 @@
 import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
 import { runSweep, scheduleSweep, sweepWorker } from './sweep.js';
+import { flipWorker } from './flips.js';
+import { notifyWorker } from './notify.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
 
 const log = logger.child({ module: 'workers' });
 
 /** One factory per queue the worker process consumes; adding a consumer is one line here. */
-export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker];
+export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, flipWorker, notifyWorker];
 
 /** Running workers. */
 export interface RunningWorkers {

@@ -11,9 +11,10 @@ import { Check } from '../shared/models/check.js';
 import { Flip } from '../shared/models/flip.js';
 import { scheduleDeadline } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
-import { flipJobId } from '../shared/services/flips.js';
+import { flipJobOptions } from '../shared/services/flips.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
+import { requeueStaleNotifications } from './flips.js';
 
 const log = logger.child({ module: 'sweep' });
 
@@ -63,12 +64,14 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
  * 2. Every flip still unprocessed after {@link FLIP_STALE_MS} is added to the
  *    `flips` queue under its deterministic job id; BullMQ ignores the add while
  *    that job still exists (a failed one is kept for inspection).
+ * 3. Every notification whose notify job was lost after the fan-out is put
+ *    back on the `notify` queue (`requeueStaleNotifications`).
  *
  * @param deps - Queues, clock and `settings.sweepIntervalMs`.
  * @returns How many deadlines and flips were enqueued.
  * @throws the MongoDB or Redis error (the next sweep tries again).
  */
-export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'settings'>): Promise<SweepResult> {
+export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'settings' | 'notify'>): Promise<SweepResult> {
   const now = deps.clock();
   const horizon = new Date(now.getTime() + 2 * deps.settings.sweepIntervalMs);
   const checks = Check.find({ status: { $ne: 'down' }, deadline: { $ne: null, $lte: horizon } }, { deadline: 1 })
@@ -88,12 +91,13 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
       batch.map(({ _id }) => ({
         name: 'flip',
         data: { flipId: String(_id) },
-        opts: { jobId: flipJobId(String(_id)), removeOnComplete: true, removeOnFail: 1000 },
+        opts: flipJobOptions(String(_id)),
       })),
     );
   });
 
-  if (deadlines + flips > 0) log.info({ deadlines, flips }, 'sweep enqueued');
+  const notifications = await requeueStaleNotifications(deps, FLIP_STALE_MS);
+  if (deadlines + flips + notifications > 0) log.info({ deadlines, flips, notifications }, 'sweep enqueued');
   return { deadlines, flips };
 }
 

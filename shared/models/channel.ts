@@ -12,6 +12,14 @@ export interface ChannelDoc {
   kind: string;
   value: string;
   created: Date;
+  /** Set by a permanent delivery error (behaviour.md §6 rule 5); a disabled channel gets no alerts. */
+  disabled: boolean;
+  /** Error text of the last delivery attempt; `""` after a success. */
+  lastError: string;
+  /** When the last delivery attempt finished, or null. */
+  lastNotify: Date | null;
+  /** How long the last successful delivery took, milliseconds; orders channels (behaviour.md §6 rule 4). */
+  lastNotifyDurationMs: number | null;
 }
 
 const channelSchema = new Schema<ChannelDoc>(
@@ -22,6 +30,10 @@ const channelSchema = new Schema<ChannelDoc>(
     kind: { type: String, required: true },
     value: { type: String, default: '' },
     created: { type: Date, required: true },
+    disabled: { type: Boolean, default: false },
+    lastError: { type: String, default: '' },
+    lastNotify: { type: Date, default: null },
+    lastNotifyDurationMs: { type: Number, default: null },
   },
   { versionKey: false },
 );

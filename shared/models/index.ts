@@ -4,3 +4,4 @@ export * from './check.js';
 export * from './ping.js';
 export * from './flip.js';
 export * from './channel.js';
+export * from './notification.js';

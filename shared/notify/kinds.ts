@@ -1,27 +1,113 @@
 /**
- * Integration kinds and validation of their settings. The alerts work
- * (issue 3) extends this with per-kind settings.
+ * Integration kinds and their settings (behaviour.md §1.7). A channel's
+ * value is the kind's main setting as plain text (an address, a URL, a topic)
+ * or a JSON object with all its settings. Every kind also takes `up` and
+ * `down` booleans (default true): whether to alert on that direction
+ * (behaviour.md §6 rule 4, "channels configured not to send this direction").
  */
+import Joi from 'joi';
 import { AppError } from '../errors.js';
+import { apprise } from './providers/apprise.js';
+import { discord, mattermost, msteams, slack } from './providers/chat.js';
+import { email } from './providers/email.js';
+import { opsgenie, pagerduty } from './providers/incident.js';
+import { matrix, telegram } from './providers/messaging.js';
+import { gotify, ntfy, pushover } from './providers/push.js';
+import { signal, sms, whatsapp } from './providers/twilio.js';
+import { webhook } from './providers/webhook.js';
+import type { AlertStatus, Provider } from './types.js';
 
-/** Kinds a channel may have (behaviour.md §1.7 and the alerts issue). */
+/** Kinds a channel may have; `msteamsw`, `pd` and `po` are the reference's names of `msteams`, `pagerduty` and `pushover`. */
 export const CHANNEL_KINDS = [
   'apprise', 'discord', 'email', 'gotify', 'matrix', 'mattermost', 'msteams', 'msteamsw', 'ntfy', 'opsgenie',
   'pd', 'pagerduty', 'po', 'pushover', 'signal', 'slack', 'sms', 'telegram', 'webhook', 'whatsapp',
 ] as const;
 
+/** One of {@link CHANNEL_KINDS}. */
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+const PROVIDERS: Record<ChannelKind, Provider<object>> = {
+  apprise, discord, email, gotify, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
+  pd: pagerduty, pagerduty, po: pushover, pushover, signal, slack, sms, telegram, webhook, whatsapp,
+};
+
+/** Settings every kind takes. */
+export interface CommonSettings {
+  up: boolean;
+  down: boolean;
+}
+
+const common = { up: Joi.boolean().default(true), down: Joi.boolean().default(true) };
+
+function isKind(kind: string): kind is ChannelKind {
+  return (CHANNEL_KINDS as readonly string[]).includes(kind);
+}
+
 /**
- * Checks a channel's kind and value.
+ * The provider of a kind.
+ *
+ * @throws AppError(400) `unknown channel kind: <kind>`.
+ */
+export function providerOf(kind: string): Provider<object> {
+  if (!isKind(kind)) throw new AppError(400, `unknown channel kind: ${kind}`);
+  return PROVIDERS[kind];
+}
+
+function rawSettings(provider: Provider<object>, value: string): Record<string, unknown> {
+  const text = value.trim();
+  if (!text.startsWith('{')) return provider.fromPlain?.(text) ?? { [provider.main]: text };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // Reported below as not valid JSON.
+  }
+  throw new AppError(400, 'channel value is not a valid JSON object');
+}
+
+/**
+ * Parses and validates a channel's settings, with defaults filled in.
+ *
+ * @param kind - One of {@link CHANNEL_KINDS}.
+ * @param value - Plain main setting, or a JSON object of settings.
+ * @returns The settings the kind's provider sends with.
+ * @throws AppError(400) naming the first problem, e.g. `invalid channel value: "url" must be a valid uri`.
+ */
+export function parseChannelSettings(kind: string, value: string): object & CommonSettings {
+  const provider = providerOf(kind);
+  if (value.trim() === '') throw new AppError(400, 'channel value is empty');
+  const { value: settings, error } = provider.schema.keys(common).validate(rawSettings(provider, value), { convert: false });
+  if (error) throw new AppError(400, `invalid channel value: ${error.message}`);
+  return settings as object & CommonSettings;
+}
+
+/**
+ * Checks a channel's kind and value (used when a channel is created).
  *
  * @param kind - One of {@link CHANNEL_KINDS}.
  * @param value - The kind's main setting or a JSON document of settings.
- * @returns The value to store.
+ * @returns The value to store: the plain value trimmed, or the JSON document re-serialised compactly.
  * @throws AppError(400) naming what is wrong.
  */
 export function validateChannelValue(kind: string, value: string): string {
-  if (!(CHANNEL_KINDS as readonly string[]).includes(kind)) {
-    throw new AppError(400, `unknown channel kind: ${kind}`);
+  parseChannelSettings(kind, value);
+  const text = value.trim();
+  return text.startsWith('{') ? JSON.stringify(JSON.parse(text)) : text;
+}
+
+/**
+ * Whether a channel alerts on a flip into `status` (behaviour.md §6 rule 4).
+ *
+ * @returns false when the channel's settings turn that direction off. A value
+ * that no longer parses counts as sending, so that the delivery records the error.
+ */
+export function channelSendsOn(kind: string, value: string, status: AlertStatus): boolean {
+  let settings: object & CommonSettings;
+  try {
+    settings = parseChannelSettings(kind, value);
+  } catch {
+    return true;
   }
-  if (value.trim() === '') throw new AppError(400, 'channel value is empty');
-  return value;
+  if (!settings[status]) return false;
+  return providerOf(kind).sendsOn?.(settings, status) ?? true;
 }

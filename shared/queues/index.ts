@@ -4,12 +4,13 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QueueName } from './names.js';
-import type { DeadlinePayload, FlipPayload } from './payloads.js';
+import type { DeadlinePayload, FlipPayload, NotifyPayload } from './payloads.js';
 
 /** Producer handles of every queue. */
 export interface Queues {
   deadlines: Queue<DeadlinePayload>;
   flips: Queue<FlipPayload>;
+  notify: Queue<NotifyPayload>;
 }
 
 /**
@@ -21,6 +22,7 @@ export function openQueues(connection: Redis): Queues {
   return {
     deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, { connection }),
     flips: new Queue<FlipPayload>(QueueName.Flips, { connection }),
+    notify: new Queue<NotifyPayload>(QueueName.Notify, { connection }),
   };
 }
 

@@ -6,4 +6,6 @@ export const QueueName = {
   Flips: 'flips',
   /** The worker's repeating reconciliation sweep (lost deadline and flip jobs). */
   Sweep: 'sweep',
+  /** One job per (flip, channel): delivers one alert. */
+  Notify: 'notify',
 } as const;

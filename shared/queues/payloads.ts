@@ -9,3 +9,9 @@ export interface DeadlinePayload {
 export interface FlipPayload {
   flipId: string;
 }
+
+/** Payload of a `notify` job: the alert of one flip through one channel. */
+export interface NotifyPayload {
+  flipId: string;
+  channelId: string;
+}

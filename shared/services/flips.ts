@@ -1,6 +1,7 @@
 /**
  * Writing flips, used by pings, the API (pause/resume) and the deadline worker.
  */
+import type { JobsOptions } from 'bullmq';
 import { Flip } from '../models/flip.js';
 import { notifiesOn, type FlipChange } from '../domain/status.js';
 import type { Queues } from '../queues/index.js';
@@ -11,6 +12,21 @@ const log = logger.child({ module: 'flips' });
 /** The job id of a flip's fan-out job; deterministic so a retry never enqueues twice. */
 export function flipJobId(flipId: string): string {
   return `flip-${flipId}`;
+}
+
+/**
+ * Options of a flip's fan-out job: its deterministic id, and retries with
+ * exponential backoff (the fan-out claims the flip first, so a job that
+ * failed for good would leave the flip processed and its alerts unsent).
+ */
+export function flipJobOptions(flipId: string): JobsOptions {
+  return {
+    jobId: flipJobId(flipId),
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: 1000,
+  };
 }
 
 /**
@@ -39,7 +55,7 @@ export async function recordFlip(
   const flipId = String(flip._id);
   if (flip.processed === null) {
     await queues.flips
-      .add('flip', { flipId }, { jobId: flipJobId(flipId), removeOnComplete: true, removeOnFail: 1000 })
+      .add('flip', { flipId }, flipJobOptions(flipId))
       .catch((err: unknown) => log.error({ err, flipId }, 'cannot enqueue flip; the sweep will'));
   }
   return flipId;

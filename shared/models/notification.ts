@@ -1,0 +1,85 @@
+/**
+ * One alert: the delivery of one flip through one channel (behaviour.md §6
+ * rule 5). There is at most one per (flip, channel), enforced by a unique
+ * index; the document is the exactly-once guard of delivery, whatever Redis
+ * does with the job that carries it.
+ *
+ * `state` moves `pending` → `sending` (an attempt holds the lease) →
+ * `delivered`, or back to `pending` after a retryable error, or to `failed`
+ * when no attempt is left or the error is not retryable.
+ */
+import mongoose, { Schema } from 'mongoose';
+
+/** Where the delivery stands. */
+export type NotificationState = 'pending' | 'sending' | 'delivered' | 'failed';
+
+/** The outcome of one delivery attempt. */
+export interface NotificationAttempt {
+  started: Date;
+  finished: Date;
+  /** `""` when the attempt delivered; otherwise why it did not. */
+  error: string;
+}
+
+/** A notification as stored. */
+export interface NotificationDoc {
+  /** Random UUID; also the idempotency key sent to providers that take one (Matrix txn id). */
+  _id: string;
+  flipId: string;
+  checkId: string;
+  channelId: string;
+  /** The flip's direction: what the alert announces. */
+  status: 'up' | 'down';
+  state: NotificationState;
+  /** Error text of the last attempt; `""` when it delivered or none ran yet. */
+  error: string;
+  /** Attempts that ran, including one interrupted by a worker that stopped. */
+  attempts: number;
+  attemptLog: NotificationAttempt[];
+  /** Token of the attempt holding the lease while `sending`. */
+  claimToken: string | null;
+  /** While `sending`: until when the attempt may still be running; after it, another worker may take over. */
+  leaseUntil: Date | null;
+  /** While `sending`: when the attempt holding the lease started. */
+  sendingSince: Date | null;
+  created: Date;
+  /** When the provider accepted the alert. */
+  delivered: Date | null;
+  updated: Date;
+}
+
+const attemptSchema = new Schema<NotificationAttempt>(
+  {
+    started: { type: Date, required: true },
+    finished: { type: Date, required: true },
+    error: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
+const notificationSchema = new Schema<NotificationDoc>(
+  {
+    _id: { type: String, required: true },
+    flipId: { type: String, required: true },
+    checkId: { type: String, required: true },
+    channelId: { type: String, required: true },
+    status: { type: String, enum: ['up', 'down'], required: true },
+    state: { type: String, enum: ['pending', 'sending', 'delivered', 'failed'], default: 'pending' },
+    error: { type: String, default: '' },
+    attempts: { type: Number, default: 0 },
+    attemptLog: { type: [attemptSchema], default: [] },
+    claimToken: { type: String, default: null },
+    leaseUntil: { type: Date, default: null },
+    sendingSince: { type: Date, default: null },
+    created: { type: Date, required: true },
+    delivered: { type: Date, default: null },
+    updated: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+notificationSchema.index({ flipId: 1, channelId: 1 }, { unique: true });
+notificationSchema.index({ channelId: 1, created: -1 });
+notificationSchema.index({ checkId: 1, created: -1 });
+
+/** The `notifications` collection. */
+export const Notification = mongoose.model<NotificationDoc>('Notification', notificationSchema);

@@ -1,0 +1,46 @@
+/**
+ * One delivery attempt: a channel's provider called with the attempt's
+ * timeout. Providers get an AbortSignal; the attempt also stops waiting at
+ * the timeout in case a provider ignores it.
+ */
+import type { NotifyConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import type { ChannelDoc } from '../models/channel.js';
+import { parseChannelSettings, providerOf } from './kinds.js';
+import { DeliveryError, type Alert } from './types.js';
+
+/**
+ * Sends `alert` through `channel`.
+ *
+ * @param channel - Its `kind` and `value` select the provider and settings.
+ * @param config - Provider URLs, credentials and `attemptTimeoutMs` (milliseconds).
+ * @throws DeliveryError: retryable for network errors, timeouts, 429, 5xx and SMTP 4xx;
+ *   not retryable for other refusals and for a channel value that does not validate.
+ */
+export async function deliver(channel: Pick<ChannelDoc, 'kind' | 'value'>, alert: Alert, config: NotifyConfig): Promise<void> {
+  let settings: object;
+  try {
+    settings = parseChannelSettings(channel.kind, channel.value);
+  } catch (err) {
+    if (err instanceof AppError) throw new DeliveryError(err.message, false);
+    throw err;
+  }
+  const provider = providerOf(channel.kind);
+  const controller = new AbortController();
+  const timedOut = new DeliveryError(`timed out after ${config.attemptTimeoutMs} ms`, true);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(timedOut);
+      reject(timedOut);
+    }, config.attemptTimeoutMs);
+  });
+  try {
+    await Promise.race([provider.send({ settings, alert, config, signal: controller.signal }), deadline]);
+  } catch (err) {
+    if (err instanceof DeliveryError) throw err;
+    throw new DeliveryError(err instanceof Error ? err.message : String(err), true);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The words of an alert, shared by every provider: it names the check, its
+ * new status, why, when it last pinged, and links to its details.
+ */
+import type { CheckDoc } from '../models/check.js';
+import type { FlipDoc } from '../models/flip.js';
+import type { Alert } from './types.js';
+
+/**
+ * Builds the alert of one flip.
+ *
+ * @param id - The notification's id (unique per flip and channel).
+ * @param check - The flipped check.
+ * @param flip - A flip into `up` or `down`.
+ * @param baseUrl - Site root, no trailing slash.
+ */
+export function alertOf(
+  id: string,
+  check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing'>,
+  flip: Pick<FlipDoc, 'newStatus' | 'reason' | 'created'>,
+  baseUrl: string,
+): Alert {
+  return {
+    id,
+    checkId: check._id,
+    name: check.name,
+    tags: check.tags,
+    desc: check.desc,
+    status: flip.newStatus === 'up' ? 'up' : 'down',
+    reason: flip.reason,
+    at: flip.created,
+    lastPing: check.lastPing,
+    detailsUrl: `${baseUrl}/api/v3/checks/${check._id}`,
+  };
+}
+
+/** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (behaviour.md §1.2). */
+export function isoSeconds(at: Date): string {
+  return `${at.toISOString().slice(0, 19)}+00:00`;
+}
+
+/** The check's name, or its UUID when the name is empty. */
+export function labelOf(alert: Alert): string {
+  return alert.name || alert.checkId;
+}
+
+/** `"backup" is DOWN`. */
+export function titleOf(alert: Alert): string {
+  return `"${labelOf(alert)}" is ${alert.status.toUpperCase()}`;
+}
+
+/** Why the check flipped, in words. */
+export function causeOf(alert: Alert): string {
+  if (alert.reason === 'timeout') return 'the expected ping did not arrive in time';
+  if (alert.reason === 'fail') return 'a failure signal was received';
+  return alert.status === 'up' ? 'a success signal was received' : 'the check failed';
+}
+
+/** When the check last pinged, or `never`. */
+export function lastPingOf(alert: Alert): string {
+  return alert.lastPing ? isoSeconds(alert.lastPing) : 'never';
+}
+
+/** Label and value pairs that chat cards show as fields. */
+export function factsOf(alert: Alert): Array<[string, string]> {
+  const facts: Array<[string, string]> = [
+    ['Status', alert.status.toUpperCase()],
+    ['Cause', causeOf(alert)],
+    ['Last ping', lastPingOf(alert)],
+  ];
+  if (alert.tags.trim()) facts.push(['Tags', alert.tags.trim()]);
+  if (alert.desc) facts.push(['Description', alert.desc]);
+  return facts;
+}
+
+/** The plain-text message: title line, facts, details link. */
+export function textOf(alert: Alert): string {
+  const lines = [`The check ${titleOf(alert)}: ${causeOf(alert)}.`, `Last ping: ${lastPingOf(alert)}.`];
+  if (alert.tags.trim()) lines.push(`Tags: ${alert.tags.trim()}`);
+  if (alert.desc) lines.push(`Description: ${alert.desc}`);
+  lines.push(`Details: ${alert.detailsUrl}`);
+  return lines.join('\n');
+}
+
+/**
+ * The alert as a JSON document: the body of a plain-URL webhook and `$JSON` in
+ * webhook templates. `status` is `"up"` or `"down"`; times as in the API.
+ */
+export function alertJson(alert: Alert): Record<string, unknown> {
+  return {
+    uuid: alert.checkId,
+    name: alert.name,
+    tags: alert.tags,
+    desc: alert.desc,
+    status: alert.status,
+    reason: alert.reason,
+    timestamp: isoSeconds(alert.at),
+    last_ping: alert.lastPing ? isoSeconds(alert.lastPing) : null,
+    update_url: alert.detailsUrl,
+  };
+}
+
+/** Escapes `&`, `<`, `>` and `"` for HTML message formats. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

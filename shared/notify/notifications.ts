@@ -1,0 +1,168 @@
+/**
+ * The Notification state machine that makes delivery exactly-once per
+ * (flip, channel), and the channel's delivery bookkeeping (behaviour.md §6
+ * rule 5). Every transition is a conditional update, so two workers holding
+ * the same job never both send:
+ *
+ * - an attempt claims a `pending` notification, or a `sending` one whose
+ *   lease ran out (its worker stopped mid-delivery; recorded as an
+ *   interrupted attempt), and gets a fresh token;
+ * - only the holder of the token records the outcome;
+ * - a `delivered` or `failed` notification is never claimed again.
+ *
+ * The one window that cannot be closed: a worker that dies after the
+ * provider accepted the alert but before `delivered` is written. The alert
+ * is then sent again once the lease runs out (at-least-once), except where
+ * the provider deduplicates (Matrix txn id, PagerDuty dedup_key, Opsgenie alias).
+ */
+import { randomUUID } from 'node:crypto';
+import { Channel } from '../models/channel.js';
+import type { FlipDoc } from '../models/flip.js';
+import { Notification, type NotificationDoc } from '../models/notification.js';
+import type { DeliveryError } from './types.js';
+
+/** Error text of an attempt whose worker stopped before recording an outcome. */
+export const INTERRUPTED = 'interrupted: the worker stopped during delivery';
+
+/** Mongo's duplicate-key error code. */
+const DUPLICATE_KEY = 11000;
+
+/** What {@link claimNotification} found. */
+export type Claim =
+  | { kind: 'claimed'; notification: NotificationDoc; token: string }
+  | { kind: 'done' }
+  | { kind: 'busy'; until: Date };
+
+/**
+ * The notification of a flip through a channel, created `pending` if missing.
+ *
+ * @param flip - A flip into `up` or `down`, with its id.
+ * @param channelId - The channel's UUID.
+ * @param now - Creation moment.
+ */
+export async function ensureNotification(flip: FlipDoc & { _id: unknown }, channelId: string, now: Date): Promise<NotificationDoc> {
+  const filter = { flipId: String(flip._id), channelId };
+  const insert = {
+    _id: randomUUID(),
+    checkId: flip.checkId,
+    status: flip.newStatus === 'up' ? 'up' : 'down',
+    state: 'pending',
+    created: now,
+    updated: now,
+  };
+  try {
+    const doc = await Notification.findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, returnDocument: 'after' });
+    return doc!.toObject();
+  } catch (err) {
+    // Two workers upserted at once: the unique index let one insert; read it.
+    if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+    const doc = await Notification.findOne(filter).lean<NotificationDoc>();
+    if (!doc) throw err;
+    return doc;
+  }
+}
+
+/**
+ * Claims a notification for one delivery attempt.
+ *
+ * @param id - The notification's id.
+ * @param leaseMs - How long the attempt may run before another worker may take over, milliseconds.
+ * @param now - The attempt's start.
+ * @returns `claimed` with the attempt's token; `done` when delivered or failed;
+ *   `busy` while another attempt's lease runs.
+ */
+export async function claimNotification(id: string, leaseMs: number, now: Date): Promise<Claim> {
+  const token = randomUUID();
+  const lease = { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
+  const fresh = await Notification.findOneAndUpdate({ _id: id, state: 'pending' }, { $set: lease }, { returnDocument: 'after' }).lean<NotificationDoc>();
+  if (fresh) return { kind: 'claimed', notification: fresh, token };
+
+  const current = await Notification.findById(id).lean<NotificationDoc>();
+  if (!current || current.state === 'delivered' || current.state === 'failed') return { kind: 'done' };
+  if (current.state === 'sending' && current.leaseUntil && current.leaseUntil > now) return { kind: 'busy', until: current.leaseUntil };
+
+  // `pending` again (another attempt just released it) or `sending` with a lapsed lease (its worker stopped).
+  const interrupted = current.state === 'sending';
+  const taken = await Notification.findOneAndUpdate(
+    { _id: id, state: current.state, claimToken: current.claimToken },
+    interrupted
+      ? {
+          $set: { ...lease, error: INTERRUPTED },
+          $inc: { attempts: 1 },
+          $push: { attemptLog: { started: current.sendingSince ?? current.updated, finished: now, error: INTERRUPTED } },
+        }
+      : { $set: lease },
+    { returnDocument: 'after' },
+  ).lean<NotificationDoc>();
+  if (taken) return { kind: 'claimed', notification: taken, token };
+  // Another worker won the race for the same lapsed claim; it holds a fresh lease now.
+  return { kind: 'busy', until: new Date(now.getTime() + leaseMs) };
+}
+
+/**
+ * Records a delivered attempt, if the attempt still holds the claim.
+ *
+ * @param started - When the attempt began sending.
+ * @param now - When the provider accepted.
+ * @returns false when another worker took the claim over (the lease ran out).
+ */
+export async function recordDelivered(notification: NotificationDoc, token: string, started: Date, now: Date): Promise<boolean> {
+  const res = await Notification.updateOne(
+    { _id: notification._id, state: 'sending', claimToken: token },
+    {
+      $set: { state: 'delivered', delivered: now, error: '', claimToken: null, leaseUntil: null, sendingSince: null, updated: now },
+      $inc: { attempts: 1 },
+      $push: { attemptLog: { started, finished: now, error: '' } },
+    },
+  );
+  await Channel.updateOne(
+    { _id: notification.channelId },
+    { $set: { lastError: '', lastNotify: now, lastNotifyDurationMs: now.getTime() - started.getTime() } },
+  );
+  return res.modifiedCount === 1;
+}
+
+/**
+ * Records a failed attempt, if the attempt still holds the claim, on the
+ * notification and the channel; a permanent error also disables the channel
+ * (behaviour.md §6 rule 5).
+ *
+ * @param final - No attempt will follow: the notification becomes `failed` (else `pending` again).
+ * @returns false when another worker took the claim over.
+ */
+export async function recordFailed(
+  notification: NotificationDoc,
+  token: string,
+  error: DeliveryError,
+  final: boolean,
+  started: Date,
+  now: Date,
+): Promise<boolean> {
+  const res = await Notification.updateOne(
+    { _id: notification._id, state: 'sending', claimToken: token },
+    {
+      $set: { state: final ? 'failed' : 'pending', error: error.message, claimToken: null, leaseUntil: null, sendingSince: null, updated: now },
+      $inc: { attempts: 1 },
+      $push: { attemptLog: { started, finished: now, error: error.message } },
+    },
+  );
+  await Channel.updateOne(
+    { _id: notification.channelId },
+    { $set: { lastError: error.message, lastNotify: now, ...(error.permanent ? { disabled: true } : {}) } },
+  );
+  return res.modifiedCount === 1;
+}
+
+/**
+ * Marks the notification of a flip through a channel that can no longer be
+ * sent (its flip, check or channel was deleted, the channel disabled, the
+ * check paused) as failed, unless an attempt holds a live lease on it or it already finished.
+ *
+ * @param reason - Stored as the error text.
+ */
+export async function abandonNotification(flipId: string, channelId: string, reason: string, now: Date): Promise<void> {
+  await Notification.updateOne(
+    { flipId, channelId, $or: [{ state: 'pending' }, { state: 'sending', leaseUntil: { $lte: now } }] },
+    { $set: { state: 'failed', error: reason, claimToken: null, leaseUntil: null, sendingSince: null, updated: now } },
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * `email`: a message through the SMTP relay at `config.smtpUrl`, from
+ * `config.fromEmail`. The value is the recipient address (or a
+ * comma-separated list). SMTP 4xx replies and connection errors are retried;
+ * 5xx replies (mailbox unknown, relay refused) are not.
+ */
+import Joi from 'joi';
+import nodemailer from 'nodemailer';
+import { escapeHtml, labelOf, textOf } from '../message.js';
+import { DeliveryError, type Provider } from '../types.js';
+
+/** Settings of an email channel. */
+export interface EmailSettings {
+  /** One address or a comma-separated list. */
+  address: string;
+}
+
+/** What nodemailer attaches to its errors. */
+interface SmtpFailure {
+  message?: string;
+  code?: string;
+  responseCode?: number;
+}
+
+function deliveryErrorOf(err: unknown): DeliveryError {
+  const failure = (err ?? {}) as SmtpFailure;
+  const message = failure.message ?? String(err);
+  if (failure.responseCode) return new DeliveryError(`smtp: ${message}`, failure.responseCode < 500);
+  return new DeliveryError(`smtp: ${message}`, failure.code !== 'EENVELOPE');
+}
+
+/** The `email` kind. */
+export const email: Provider<EmailSettings> = {
+  main: 'address',
+  schema: Joi.object({ address: Joi.string().email({ tlds: false, multiple: true }).required() }),
+  async send({ settings, alert, config, signal }) {
+    const timeoutMs = config.attemptTimeoutMs;
+    const transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
+    const aborted = new Promise<never>((_resolve, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    const text = textOf(alert);
+    const sending = transport.sendMail({
+      from: config.fromEmail,
+      to: settings.address,
+      subject: `${alert.status.toUpperCase()} | ${labelOf(alert)}`,
+      text,
+      html: `<pre>${escapeHtml(text)}</pre>`,
+    });
+    try {
+      await Promise.race([sending.catch((err: unknown) => Promise.reject(deliveryErrorOf(err))), aborted]);
+    } finally {
+      transport.close();
+    }
+  },
+};

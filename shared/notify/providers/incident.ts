@@ -1,0 +1,87 @@
+/**
+ * Incident tools: `pagerduty` (Events API v2) and `opsgenie` (Alert API).
+ * A down flip opens an incident keyed by the check's UUID, an up flip
+ * resolves it; both services deduplicate by that key, so a repeated trigger
+ * does not open a second incident.
+ */
+import Joi from 'joi';
+import { callProvider } from '../http.js';
+import { alertJson, isoSeconds, labelOf, lastPingOf, textOf, titleOf } from '../message.js';
+import type { Provider } from '../types.js';
+
+/** Settings of a pagerduty channel; a plain value is the integration (routing) key. */
+export interface PagerdutySettings {
+  routing_key: string;
+}
+
+/** The `pagerduty` kind (`pd` in the reference). */
+export const pagerduty: Provider<PagerdutySettings> = {
+  main: 'routing_key',
+  schema: Joi.object({ routing_key: Joi.string().pattern(/^[A-Za-z0-9]{32}$/).required() }),
+  async send({ settings, alert, config, signal }) {
+    await callProvider(
+      {
+        url: `${config.pagerdutyApiUrl}/v2/enqueue`,
+        json: {
+          routing_key: settings.routing_key,
+          event_action: alert.status === 'down' ? 'trigger' : 'resolve',
+          dedup_key: alert.checkId,
+          payload: {
+            summary: titleOf(alert),
+            source: labelOf(alert),
+            severity: 'critical',
+            timestamp: isoSeconds(alert.at),
+            custom_details: alertJson(alert),
+          },
+          links: [{ href: alert.detailsUrl, text: 'View details' }],
+        },
+      },
+      signal,
+    );
+  },
+};
+
+/** Settings of an opsgenie channel; a plain value is the API key. */
+export interface OpsgenieSettings {
+  key: string;
+  /** `us` (default) or `eu`: which Opsgenie API (config) is called. */
+  region: 'us' | 'eu';
+}
+
+/** Opsgenie's limit on `message`, in characters. */
+const MESSAGE_CHARS = 130;
+
+/** The `opsgenie` kind. */
+export const opsgenie: Provider<OpsgenieSettings> = {
+  main: 'key',
+  schema: Joi.object({
+    key: Joi.string().pattern(/^[-A-Za-z0-9]{8,64}$/).required(),
+    region: Joi.string().valid('us', 'eu').default('us'),
+  }),
+  async send({ settings, alert, config, signal }) {
+    const api = settings.region === 'eu' ? config.opsgenieEuApiUrl : config.opsgenieApiUrl;
+    const headers = { authorization: `GenieKey ${settings.key}` };
+    if (alert.status === 'up') {
+      const alias = encodeURIComponent(alert.checkId);
+      await callProvider(
+        { url: `${api}/v2/alerts/${alias}/close?identifierType=alias`, headers, json: { note: textOf(alert) } },
+        signal,
+      );
+      return;
+    }
+    await callProvider(
+      {
+        url: `${api}/v2/alerts`,
+        headers,
+        json: {
+          alias: alert.checkId,
+          message: titleOf(alert).slice(0, MESSAGE_CHARS),
+          description: textOf(alert),
+          details: { tags: alert.tags, last_ping: lastPingOf(alert), url: alert.detailsUrl },
+          tags: alert.tags.split(/\s+/).filter(Boolean),
+        },
+      },
+      signal,
+    );
+  },
+};

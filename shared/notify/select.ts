@@ -1,0 +1,24 @@
+/**
+ * Which channels alert on a flip (behaviour.md §6 rule 4).
+ */
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import type { CheckDoc } from '../models/check.js';
+import { channelSendsOn } from './kinds.js';
+import type { AlertStatus } from './types.js';
+
+/**
+ * The check's channels that alert on a flip into `status`: assigned to the
+ * check, in its project, not disabled, not configured to skip this
+ * direction; fastest last delivery first, never-used last.
+ *
+ * @param check - The flipped check; `channels` holds its channel UUIDs.
+ * @param status - The flip's new status.
+ */
+export async function selectChannels(check: Pick<CheckDoc, 'projectId' | 'channels'>, status: AlertStatus): Promise<ChannelDoc[]> {
+  if (check.channels.length === 0) return [];
+  const channels = await Channel.find({ _id: { $in: check.channels }, projectId: check.projectId, disabled: { $ne: true } }).lean<ChannelDoc[]>();
+  const never = Number.POSITIVE_INFINITY;
+  return channels
+    .filter((channel) => channelSendsOn(channel.kind, channel.value, status))
+    .sort((a, b) => (a.lastNotifyDurationMs ?? never) - (b.lastNotifyDurationMs ?? never) || a.created.getTime() - b.created.getTime());
+}

@@ -1,0 +1,76 @@
+/**
+ * What every alert provider shares: the alert itself, the context of one
+ * delivery attempt, and the error that says whether to try again.
+ */
+import type Joi from 'joi';
+import type { NotifyConfig } from '../config.js';
+import type { FlipReason } from '../models/flip.js';
+
+/** The flip directions that notify (behaviour.md §6 rule 4). */
+export type AlertStatus = 'up' | 'down';
+
+/** Everything a message says about one flip of one check. */
+export interface Alert {
+  /** Unique per (flip, channel); providers that take an idempotency key get this. */
+  id: string;
+  /** The check's UUID. */
+  checkId: string;
+  /** The check's name; may be empty. */
+  name: string;
+  /** Space-separated tags, as stored. */
+  tags: string;
+  desc: string;
+  status: AlertStatus;
+  reason: FlipReason;
+  /** When the check flipped (for a missed deadline, the computed going-down moment). */
+  at: Date;
+  /** The check's last success or fail ping, or null when it never pinged. */
+  lastPing: Date | null;
+  /** `{base_url}/api/v3/checks/<uuid>`. */
+  detailsUrl: string;
+}
+
+/** One delivery attempt's inputs. */
+export interface SendContext<S> {
+  /** The channel's validated settings. */
+  settings: S;
+  alert: Alert;
+  config: NotifyConfig;
+  /** Aborts when the attempt's timeout (`config.attemptTimeoutMs` milliseconds) passes. */
+  signal: AbortSignal;
+}
+
+/** A kind of channel: how its settings look and how it sends. */
+export interface Provider<S> {
+  /** The setting a plain (non-JSON) channel value fills. */
+  main: string;
+  /** Joi schema of the settings object, without the common `up`/`down` flags. */
+  schema: Joi.ObjectSchema;
+  /** Turns a plain value into settings; default `{ [main]: value }`. */
+  fromPlain?(value: string): Record<string, unknown>;
+  /** Whether the channel sends anything for `status`; default true (the `up`/`down` flags are checked apart). */
+  sendsOn?(settings: S, status: AlertStatus): boolean;
+  /**
+   * Delivers the alert.
+   *
+   * @throws DeliveryError when the provider refuses or cannot be reached.
+   */
+  send(ctx: SendContext<S>): Promise<void>;
+}
+
+/** Why a delivery attempt failed. */
+export class DeliveryError extends Error {
+  /**
+   * @param message - Stored on the notification and the channel.
+   * @param retryable - Network errors, timeouts, 429 and 5xx: try again after a backoff.
+   * @param permanent - The destination is gone (for example a deleted Slack webhook): disable the channel (behaviour.md §6 rule 5).
+   */
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly permanent = false,
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}

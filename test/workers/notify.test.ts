@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Job } from 'bullmq';
+import { systemClock } from '../../shared/clock.js';
+import { Channel } from '../../shared/models/channel.js';
+import { Check } from '../../shared/models/check.js';
+import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
+import { INTERRUPTED } from '../../shared/notify/notifications.js';
+import { recordFlip } from '../../shared/services/flips.js';
+import { notifyJobId, processFlip } from '../../workers/flips.js';
+import { processNotify } from '../../workers/notify.js';
+import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
+import { testContext } from '../helpers/hooks.js';
+import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
+import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
+import { waitFor } from '../helpers/poll.js';
+
+const CHILD = fileURLToPath(new URL('./alert-worker-process.js', import.meta.url));
+
+describe('workers/notify (delivery of one flip through one channel)', () => {
+  let receiver: Receiver;
+  let workers: TestAlertWorkers[] = [];
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.stop(true)));
+    workers = [];
+    await receiver.close();
+  });
+
+  /** A down flip of a check with one channel (default: a webhook to the receiver). */
+  async function downFlip(replies: (n: number) => Reply, channel: { kind?: string; value?: string } = {}) {
+    receiver = await startReceiver(replies);
+    const project = await buildProject();
+    const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...channel });
+    const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
+    const flipId = await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    return { flipId, channelId: ch._id, checkId: check._id };
+  }
+  /** Runs the fan-out, then the notify processor, in-process (no workers). */
+  async function processDirectly(flipId: string, channelId: string, between: () => Promise<unknown>) {
+    const config = testNotifyConfig(receiver.url);
+    await processFlip({ data: { flipId } }, { clock: systemClock, notifyQueue: testContext().queues.notify, config });
+    await between();
+    const job = { data: { flipId, channelId }, attemptsMade: 0, opts: {} } as Job;
+    return processNotify(job, undefined, { clock: systemClock, config });
+  }
+  const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
+  const settled = () =>
+    waitFor('the notification to settle', () => Notification.findOne({ state: { $in: ['delivered', 'failed'] } }).lean<NotificationDoc>(), 15_000);
+
+  it('retries a 500 with backoff, then delivers', async () => {
+    await downFlip((n) => (n === 0 ? { status: 500, body: 'oops' } : { status: 200 }));
+    start();
+    const notification = await settled();
+    expect([notification.state, notification.attempts, receiver.requests.length]).to.deep.equal(['delivered', 2, 2]);
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal(['received status code 500: oops', '']);
+  });
+
+  it('retries after a timeout, then delivers', async () => {
+    await downFlip((n) => (n === 0 ? 'hang' : { status: 200 }));
+    start({ attemptTimeoutMs: 300 });
+    const notification = await settled();
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal(['timed out after 300 ms', '']);
+  });
+
+  it('does not retry a 4xx and records the error on the notification and the channel', async () => {
+    const { channelId } = await downFlip(() => ({ status: 401, body: 'bad token' }));
+    start();
+    const notification = await settled();
+    expect([notification.state, notification.attempts, notification.error]).to.deep.equal(['failed', 1, 'received status code 401: bad token']);
+    expect((await Channel.findById(channelId).lean())?.lastError).to.equal('received status code 401: bad token');
+  });
+
+  it('gives up after the configured number of attempts', async () => {
+    await downFlip(() => ({ status: 503 }));
+    start({ attempts: 3 });
+    const notification = await settled();
+    expect([notification.state, notification.attempts, receiver.requests.length]).to.deep.equal(['failed', 3, 3]);
+  });
+
+  it('disables the channel on a permanent error', async () => {
+    const { channelId } = await downFlip(() => ({ status: 404 }), { kind: 'slack' });
+    start();
+    await settled();
+    expect((await Channel.findById(channelId).lean())?.disabled).to.equal(true);
+  });
+
+  it("records the channel's last delivery and clears its last error", async () => {
+    const { channelId } = await downFlip(() => ({ status: 200 }));
+    await Channel.updateOne({ _id: channelId }, { $set: { lastError: 'old error' } });
+    start();
+    await settled();
+    const channel = await Channel.findById(channelId).lean();
+    expect([channel?.lastError, channel?.lastNotify instanceof Date, typeof channel?.lastNotifyDurationMs]).to.deep.equal(['', true, 'number']);
+  });
+
+  it('does not send again for a job whose notification is delivered', async () => {
+    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
+    start();
+    await settled();
+    const queue = testContext().queues.notify;
+    const jobId = notifyJobId(flipId, channelId);
+    await queue.add('notify', { flipId, channelId }, { jobId, removeOnComplete: true });
+    await waitFor('the repeated job to finish', async () => !(await queue.getJob(jobId)));
+    expect(receiver.requests.length).to.equal(1);
+  });
+
+  it('abandons the alert when the check was paused after the fan-out', async () => {
+    const { flipId, channelId, checkId } = await downFlip(() => ({ status: 200 }));
+    const outcome = await processDirectly(flipId, channelId, () => Check.updateOne({ _id: checkId }, { $set: { status: 'paused' } }));
+    const notification = await Notification.findOne({ flipId }).lean();
+    expect([outcome, notification?.state, notification?.error, receiver.requests.length]).to.deep.equal(['skipped', 'failed', 'check is paused', 0]);
+  });
+
+  it('abandons the alert when the channel was deleted after the fan-out', async () => {
+    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
+    await processDirectly(flipId, channelId, () => Channel.deleteOne({ _id: channelId }));
+    expect((await Notification.findOne({ flipId }).lean())?.error).to.equal('channel was deleted');
+  });
+
+  it('delivers exactly once when the worker is killed mid-delivery and another takes over', async () => {
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    receiver = await startReceiver((n) => (n === 0 ? (firstArrived(), 'hang') : { status: 200 }));
+    const { mongoUri, redisUrl } = testContext().services;
+    const child = spawn(process.execPath, [CHILD, mongoUri, redisUrl, JSON.stringify(testNotifyConfig(receiver.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await once(child.stdout, 'data');
+    const project = await buildProject();
+    const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook` });
+    const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
+    await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    await arrived;
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    start();
+    const notification = await settled();
+    expect([notification.state, receiver.completed, receiver.requests.length]).to.deep.equal(['delivered', 1, 2]);
+    expect(notification.attemptLog.map((a) => a.error)).to.deep.equal([INTERRUPTED, '']);
+  });
+
+  it('delivers exactly once when a worker is force-closed mid-delivery and another takes over', async () => {
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    await downFlip((n) => (n === 0 ? (firstArrived(), 'hang') : { status: 200 }));
+    start();
+    await arrived;
+    await workers[0]?.stop(true);
+    start();
+    const notification = await waitFor('the delivery', () => Notification.findOne({ state: 'delivered' }).lean<NotificationDoc>(), 15_000);
+    expect([receiver.completed, receiver.requests.length]).to.deep.equal([1, 2]);
+    expect(notification.attempts).to.equal(2);
+  });
+});

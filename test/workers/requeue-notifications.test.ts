@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { systemClock } from '../../shared/clock.js';
+import { Flip, type FlipDoc } from '../../shared/models/flip.js';
+import { Notification } from '../../shared/models/notification.js';
+import { ensureNotification } from '../../shared/notify/notifications.js';
+import { notifyJobId, requeueStaleNotifications } from '../../workers/flips.js';
+import { testContext } from '../helpers/hooks.js';
+
+const STALE_MS = 60_000;
+
+describe('requeueStaleNotifications (sweep of notify jobs lost after the fan-out)', () => {
+  const deps = () => ({ queues: testContext().queues, clock: systemClock });
+  async function notification(state: string, updated: Date, leaseUntil: Date | null = null) {
+    const flip = await Flip.create({ checkId: 'c1', created: updated, recorded: updated, processed: updated, oldStatus: 'up', newStatus: 'down', reason: 'timeout' });
+    const doc = await ensureNotification(flip.toObject() as FlipDoc & { _id: unknown }, 'ch1', updated);
+    await Notification.updateOne({ _id: doc._id }, { $set: { state, updated, leaseUntil } });
+    return doc;
+  }
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+  it('re-enqueues a pending notification untouched for a minute under its own job id', async () => {
+    const doc = await notification('pending', minutesAgo(2));
+    expect(await requeueStaleNotifications(deps(), STALE_MS)).to.equal(1);
+    expect((await testContext().queues.notify.getJob(notifyJobId(doc.flipId, 'ch1')))?.data).to.deep.equal({ flipId: doc.flipId, channelId: 'ch1' });
+  });
+
+  it('re-enqueues a notification whose sending lease ran out a minute ago', async () => {
+    await notification('sending', minutesAgo(5), minutesAgo(2));
+    expect(await requeueStaleNotifications(deps(), STALE_MS)).to.equal(1);
+  });
+
+  it('leaves recent, delivered and failed notifications alone', async () => {
+    await notification('pending', new Date());
+    await notification('delivered', minutesAgo(2));
+    await notification('failed', minutesAgo(2));
+    expect([await requeueStaleNotifications(deps(), STALE_MS), await testContext().queues.notify.count()]).to.deep.equal([0, 0]);
+  });
+});
