@@ -4,6 +4,12 @@
 #   scripts/services.sh        start what is not running yet, wait until both accept connections
 #   scripts/services.sh stop   stop what this script started (pid files in .data/)
 #
+# FerretDB keeps its data in SQLite by default (what CI tests against). With
+# FERRETDB_BACKEND=postgresql it uses a local PostgreSQL cluster instead (started
+# here on 127.0.0.1:$POSTGRES_PORT, default 5433): FerretDB pushes every equality
+# filter down to PostgreSQL but only bare `_id` filters to SQLite, so this is the
+# backend `npm run bench` figures are taken on.
+#
 # A port that already has a listener is taken as the service being up (another
 # checkout's instance, a system service): it is reused, never replaced.
 # FerretDB is built from scripts/ferretdb/ into .data/bin/ferretdb on first use
@@ -17,6 +23,10 @@ FERRET_BIN="$DATA/bin/ferretdb"
 # Other ports only for trying the script beside running services; the app's defaults use these two.
 FERRET_PORT="${FERRETDB_PORT:-27017}"
 REDIS_PORT="${REDIS_PORT:-6379}"
+BACKEND="${FERRETDB_BACKEND:-sqlite}"
+PG_PORT="${POSTGRES_PORT:-5433}"
+# PostgreSQL refuses to run as root; as root its cluster belongs to the postgres user, outside the checkout.
+if [[ $EUID -eq 0 ]]; then PG_DATA=/var/tmp/hc-postgres; PG_AS=(runuser -u postgres --); else PG_DATA="$DATA/postgres"; PG_AS=(); fi
 WAIT_SECONDS=60
 
 say() { printf 'services: %s\n' "$*"; }
@@ -43,8 +53,8 @@ find_go() {
 build_ferretdb() {
   local stale=0 f
   [[ -x "$FERRET_BIN" ]] || stale=1
-  for f in main.go go.mod go.sum; do
-    [[ "$FERRET_SRC/$f" -nt "$FERRET_BIN" ]] && stale=1
+  for f in "$FERRET_SRC"/*.go "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
+    [[ "$f" -nt "$FERRET_BIN" ]] && stale=1
   done
   [[ $stale -eq 1 ]] || return 0
   local go_bin
@@ -75,8 +85,32 @@ start_ferretdb() {
   fi
   build_ferretdb
   mkdir -p "$DATA/ferretdb"
-  say "starting FerretDB on 127.0.0.1:$FERRET_PORT (data .data/ferretdb, log .data/ferretdb.log)"
-  launch ferretdb "$FERRET_BIN" -listen "127.0.0.1:$FERRET_PORT" -data "$DATA/ferretdb"
+  local backend_args=()
+  if [[ "$BACKEND" == postgresql ]]; then
+    start_postgres
+    backend_args=(-postgresql-url "postgres://postgres@127.0.0.1:$PG_PORT/ferretdb")
+  fi
+  say "starting FerretDB ($BACKEND) on 127.0.0.1:$FERRET_PORT (data .data/ferretdb, log .data/ferretdb.log)"
+  launch ferretdb "$FERRET_BIN" -listen "127.0.0.1:$FERRET_PORT" -data "$DATA/ferretdb" "${backend_args[@]}"
+}
+
+# A throwaway PostgreSQL cluster for FerretDB's postgresql backend (no fsync: benchmark use only).
+start_postgres() {
+  local bin
+  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  [[ -x "$bin/postgres" ]] || fail "PostgreSQL is not installed (apt-get install -y postgresql)"
+  if ! listening "$PG_PORT"; then
+    if [[ ! -f "$PG_DATA/PG_VERSION" ]]; then
+      mkdir -p "$PG_DATA"
+      if [[ $EUID -eq 0 ]]; then chown postgres "$PG_DATA"; fi
+      "${PG_AS[@]}" "$bin/initdb" -D "$PG_DATA" -A trust -U postgres >"$DATA/postgres-init.log" 2>&1 || fail "initdb failed (see .data/postgres-init.log)"
+    fi
+    say "starting PostgreSQL on 127.0.0.1:$PG_PORT (data $PG_DATA)"
+    "${PG_AS[@]}" "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/server.log" -w start \
+      -o "-p $PG_PORT -k $PG_DATA -c listen_addresses=127.0.0.1 -c fsync=off" >/dev/null || fail "PostgreSQL did not start"
+  fi
+  "${PG_AS[@]}" "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1 \
+    || "${PG_AS[@]}" "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
 }
 
 start_redis() {
@@ -138,6 +172,10 @@ case "${1:-start}" in
   stop)
     stop_one ferretdb ferretdb
     stop_one redis redis-server
+    if [[ -f "$PG_DATA/postmaster.pid" ]]; then
+      "${PG_AS[@]}" "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_ctl" -D "$PG_DATA" -m fast stop >/dev/null
+      say "PostgreSQL stopped"
+    fi
     ;;
   *)
     fail "usage: scripts/services.sh [start|stop]"
