@@ -1,7 +1,5 @@
 /**
- * Channel tools for the admin CLI: a test alert through a channel
- * (`hc-admin channel test`) and each channel's last delivery outcome
- * (`hc-admin channel list`).
+ * A test alert through a channel, for `hc-admin channel test`.
  */
 import { randomUUID } from 'node:crypto';
 import { config as appConfig, type NotifyConfig } from '../config.js';
@@ -9,29 +7,6 @@ import { AppError } from '../errors.js';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import { deliver } from './deliver.js';
 import type { Alert } from './types.js';
-
-/** A channel's last delivery outcome. */
-export interface ChannelDeliveryState {
-  /** Error text of the last attempt; `""` when it delivered or none ran. */
-  lastError: string;
-  /** When the last attempt finished, or null. */
-  lastNotify: Date | null;
-  /** Turned off by a permanent error (behaviour.md §6 rule 5). */
-  disabled: boolean;
-}
-
-/**
- * The last delivery outcome of each channel of a project.
- *
- * @param projectId - Project UUID.
- * @returns Channel UUID → its state; channels of other projects are absent.
- */
-export async function lastErrorsByChannel(projectId: string): Promise<Map<string, ChannelDeliveryState>> {
-  const channels = await Channel.find({ projectId }, { lastError: 1, lastNotify: 1, disabled: 1 }).lean<ChannelDoc[]>();
-  return new Map(
-    channels.map((c) => [c._id, { lastError: c.lastError ?? '', lastNotify: c.lastNotify ?? null, disabled: c.disabled ?? false }]),
-  );
-}
 
 /** The sample alert of a test: a check named `TEST` that went down now. */
 function testAlert(now: Date, baseUrl: string): Alert {

@@ -10,9 +10,17 @@ describe('hc-admin channel list', () => {
     const result = await runCli(['channel', 'list', '--project', project.project._id]);
     expect(result.code, result.stderr).to.equal(0);
     expect(jsonOf(result)).to.deep.equal([
-      { id: older._id, name: 'a', kind: 'webhook', value: 'http://127.0.0.1/hook' },
-      { id: newer._id, name: 'b', kind: 'email', value: 'alerts@example.org' },
+      { id: older._id, name: 'a', kind: 'webhook', value: 'http://127.0.0.1/hook', disabled: false, last_error: '', last_notify: null },
+      { id: newer._id, name: 'b', kind: 'email', value: 'alerts@example.org', disabled: false, last_error: '', last_notify: null },
     ]);
+  });
+
+  it("shows each channel's last delivery error, time and disabled flag", async () => {
+    const project = await buildProject();
+    await buildChannel(project, { lastError: 'received status code 500', lastNotify: new Date('2024-05-01T00:00:00Z'), disabled: true });
+    const result = await runCli(['channel', 'list', '--project', project.project._id]);
+    const [channel] = jsonOf(result) as Record<string, unknown>[];
+    expect(channel).to.include({ disabled: true, last_error: 'received status code 500', last_notify: '2024-05-01T00:00:00.000Z' });
   });
 
   it("leaves out other projects' channels", async () => {
