@@ -132,7 +132,7 @@ const schema = Joi.object({
   NOTIFY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   NOTIFY_ATTEMPTS: Joi.number().integer().min(1).default(5),
   NOTIFY_BACKOFF_MS: Joi.number().integer().min(10).default(5000),
-  NOTIFY_CONCURRENCY: Joi.number().integer().min(1).default(10),
+  NOTIFY_CONCURRENCY: Joi.number().integer().min(1).default(50),
   TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
   TELEGRAM_TOKEN: Joi.string().allow('').default(''),
   PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),

@@ -63,7 +63,7 @@ export async function processDeadline(
   );
   if (res.modifiedCount !== 1) return 'stale';
   const change = { oldStatus: check.status, newStatus: 'down', reason: 'timeout' } as const;
-  await recordFlip(deps.queues, checkId, change, deadline, now);
+  await recordFlip(deps.queues, check, change, deadline, now);
   log.info({ checkId, oldStatus: check.status, deadline, lateMs: now.getTime() - deadline.getTime() }, 'check went down');
   return 'flipped';
 }

@@ -112,6 +112,8 @@ export function flipWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {
   const flipDeps = { clock: deps.clock, notifyQueue: deps.queues.notify, config: deps.notify ?? appConfig.notify };
   return new Worker<FlipPayload, number>(QueueName.Flips, (job) => processFlip(job, flipDeps), {
     connection: deps.connection,
+    // Fan-out is I/O-bound; many checks going down at once must not queue behind each other.
+    concurrency: flipDeps.config.concurrency,
     ...options,
   });
 }

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: ping throughput against the bare-http ceiling, and deadline
- * lateness, on this machine, with the service's real web and worker processes.
+ * `npm run bench`: ping throughput against the bare-http ceiling, deadline
+ * lateness and alert latency, on this machine, with the service's real web and
+ * worker processes.
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a dedicated database `hc_bench` and Redis database 8.
  */
@@ -13,6 +14,7 @@ import { createProject } from '../../shared/services/projects.js';
 import { startNode, waitForHttp, type Child } from './processes.js';
 import { load, startCeilingServer, type LoadResult } from './throughput.js';
 import { createChecks, measureLateness } from './lateness.js';
+import { measureAlertLatency } from './alerts.js';
 import type { Summary } from './stats.js';
 
 const CHECKS = 1000;
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${PORT}`;
   try {
     await waitForHttp(`${origin}/api/v3/status/`, 30_000);
-    const { apiKey } = await createProject({ name: 'bench', checkLimit: 10 * CHECKS });
+    const { apiKey, project } = await createProject({ name: 'bench', checkLimit: 10 * CHECKS });
     const paths = await createChecks(origin, apiKey, CHECKS, { timeout: 86400, grace: 3600 });
 
     process.stdout.write(`ping throughput: ${CHECKS} checks, ${LOAD.connections} connections, ${LOAD.durationS} s each\n`);
@@ -60,7 +62,10 @@ async function main(): Promise<void> {
     process.stdout.write(`ratio service/ceiling: ${(service.rps / bare.rps).toFixed(3)}\n\n`);
 
     const lateness = await measureLateness(origin, apiKey, CHECKS);
-    process.stdout.write(['deadline lateness (flip recorded − computed down moment), ms:', '| measure | checks | p50 | p99 | max |', '|---|---|---|---|---|', summaryRow('deadline → flip', lateness), ''].join('\n'));
+    process.stdout.write('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:\n');
+    process.stdout.write(['| measure | checks | p50 | p99 | max |', '|---|---|---|---|---|', summaryRow('flip recorded', lateness), ''].join('\n'));
+    const alerts = await measureAlertLatency(origin, apiKey, project._id, CHECKS);
+    process.stdout.write(`${summaryRow('webhook alert received', alerts)}\n`);
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await disconnectDb();

@@ -123,7 +123,7 @@ export async function pauseCheck(deps: CheckDeps, check: CheckDoc): Promise<Chec
   if (!before) throw notFound();
   if (before.status !== 'paused') {
     const now = deps.clock();
-    await recordFlip(deps.queues, check._id, { oldStatus: before.status, newStatus: 'paused', reason: '' }, now, now);
+    await recordFlip(deps.queues, check, { oldStatus: before.status, newStatus: 'paused', reason: '' }, now, now);
   }
   return { ...before, ...set };
 }
@@ -140,7 +140,7 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
   const after = await Check.findOneAndUpdate({ _id: check._id, status: 'paused' }, { $set: set }, { returnDocument: 'after' }).lean<CheckDoc>();
   if (!after) throw new AppError(409, 'check is not paused', 'text');
   const now = deps.clock();
-  await recordFlip(deps.queues, check._id, { oldStatus: 'paused', newStatus: 'new', reason: '' }, now, now);
+  await recordFlip(deps.queues, check, { oldStatus: 'paused', newStatus: 'new', reason: '' }, now, now);
   return after;
 }
 

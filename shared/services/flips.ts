@@ -3,6 +3,7 @@
  */
 import type { JobsOptions } from 'bullmq';
 import { Flip } from '../models/flip.js';
+import type { CheckDoc } from '../models/check.js';
 import { notifiesOn, type FlipChange } from '../domain/status.js';
 import type { Queues } from '../queues/index.js';
 import { logger } from '../logger.js';
@@ -31,12 +32,12 @@ export function flipJobOptions(flipId: string): JobsOptions {
 
 /**
  * Records a flip. Flips that never notify (new→up, paused→up, into paused or
- * new) are stored already processed (behaviour.md §2.7 rule 2, §6 rule 4);
- * the others get a `flips` job. If Redis is away the flip stays unprocessed
- * and the worker's sweep enqueues it later.
+ * new; behaviour.md §2.7 rule 2, §6 rule 4), and flips of a check with no
+ * channels, are stored already processed; the others get a `flips` job. If
+ * Redis is away the flip stays unprocessed and the worker's sweep enqueues it later.
  *
  * @param queues - Where the fan-out job goes.
- * @param checkId - The check's UUID.
+ * @param check - The check's UUID and its channels as read.
  * @param change - Old and new stored status and the reason.
  * @param at - When the status changed (for a missed deadline: the computed going-down moment).
  * @param now - When the flip is written.
@@ -44,12 +45,16 @@ export function flipJobOptions(flipId: string): JobsOptions {
  */
 export async function recordFlip(
   queues: Pick<Queues, 'flips'>,
-  checkId: string, change: FlipChange, at: Date, now: Date): Promise<string> {
+  check: Pick<CheckDoc, '_id' | 'channels'>,
+  change: FlipChange,
+  at: Date,
+  now: Date,
+): Promise<string> {
   const flip = await Flip.create({
-    checkId,
+    checkId: check._id,
     created: at,
     recorded: now,
-    processed: notifiesOn(change) ? null : now,
+    processed: notifiesOn(change) && check.channels.length > 0 ? null : now,
     ...change,
   });
   const flipId = String(flip._id);

@@ -16,15 +16,15 @@ const GUARDED_FIELDS = [
   'startKw', 'successKw', 'failureKw',
 ] as const satisfies readonly (keyof CheckDoc)[];
 
-/** The check fields recording a signal reads: the guarded ones, plus identity, count and deadline. */
-export type SignalCheck = Pick<CheckDoc, '_id' | 'projectId' | 'nPings' | 'deadline' | (typeof GUARDED_FIELDS)[number]>;
+/** The check fields recording a signal reads: the guarded ones, plus identity, count, deadline and channels (for the flip). */
+export type SignalCheck = Pick<CheckDoc, '_id' | 'projectId' | 'nPings' | 'deadline' | 'channels' | (typeof GUARDED_FIELDS)[number]>;
 
 /**
  * A projection reading just the {@link SignalCheck} fields, for callers on the
- * hot path (it leaves out `desc`, which has no size limit, tags and channels).
+ * hot path (it leaves out `desc`, which has no size limit, and tags).
  */
 export const SIGNAL_PROJECTION: Readonly<Record<keyof SignalCheck, 1>> = Object.freeze({
-  _id: 1, projectId: 1, nPings: 1, deadline: 1,
+  _id: 1, projectId: 1, nPings: 1, deadline: 1, channels: 1,
   ...(Object.fromEntries(GUARDED_FIELDS.map((f) => [f, 1])) as Record<(typeof GUARDED_FIELDS)[number], 1>),
 });
 

@@ -180,7 +180,7 @@ async function writeTransition(
   const res = await Check.updateOne(guardOf(check), { $set: { ...outcome.set, deadline, nPings: n } });
   if (res.matchedCount !== 1) return false;
   const checkId = check._id;
-  if (outcome.flip) await recordFlip(deps.queues, checkId, outcome.flip, now, now);
+  if (outcome.flip) await recordFlip(deps.queues, check, outcome.flip, now, now);
   if (deadline && deadline.getTime() !== check.deadline?.getTime()) {
     await scheduleDeadline(deps.queues.deadlines, checkId, deadline, now).catch((err: unknown) =>
       log.error({ err, checkId }, 'cannot schedule deadline; the sweep will'),

@@ -32,7 +32,7 @@ describe('workers/flips (fan-out of flips to channels)', () => {
   });
 
   const webhook = (fields = {}) => buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...fields });
-  const flip = (check: CheckDoc, change: FlipChange) => recordFlip(testContext().queues, check._id, change, new Date(), new Date());
+  const flip = (check: CheckDoc, change: FlipChange) => recordFlip(testContext().queues, check, change, new Date(), new Date());
   const start = () => (workers = startAlertWorkers(testNotifyConfig(receiver.url)));
   const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
   /** Resolves once the flip's fan-out job ran to the end. */
@@ -96,7 +96,7 @@ describe('workers/flips (fan-out of flips to channels)', () => {
   });
 
   it('enqueues the fan-out with retries, since a failed fan-out has already claimed the flip', async () => {
-    const check = await buildCheck(project, { status: 'down' });
+    const check = await buildCheck(project, { status: 'down', channels: [(await webhook())._id] });
     const job = await testContext().queues.flips.getJob(flipJobId(await flip(check, DOWN)));
     expect([job?.opts.attempts, job?.opts.backoff]).to.deep.equal([5, { type: 'exponential', delay: 1000 }]);
   });

@@ -34,7 +34,7 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const project = await buildProject();
     const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...channel });
     const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
-    const flipId = await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    const flipId = await recordFlip(testContext().queues, check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
     return { flipId, channelId: ch._id, checkId: check._id };
   }
   /** Runs the fan-out, then the notify processor, in-process (no workers). */
@@ -129,7 +129,7 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const project = await buildProject();
     const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook` });
     const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
-    await recordFlip(testContext().queues, check._id, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    await recordFlip(testContext().queues, check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
     await arrived;
     child.kill('SIGKILL');
     await once(child, 'exit');

@@ -9,6 +9,9 @@ import { buildCheck, buildProject, type TestProject } from '../helpers/factories
 import { testContext } from '../helpers/hooks.js';
 import { downFlips, stored } from './support.js';
 
+/** A channel assigned to checks whose flips must notify (its document is not needed here). */
+const CHANNEL_ID = '5b7e0f0e-8a5c-4d0e-9c55-2f1d3e4a6b7c';
+
 describe('processDeadline', () => {
   let project: TestProject;
   const deps = () => ({ queues: testContext().queues, clock: systemClock });
@@ -45,7 +48,7 @@ describe('processDeadline', () => {
 
   it('stores down an up check past its deadline, dating the flip at the deadline', async () => {
     const lastPing = secondsAgo(10);
-    const check = await buildCheck(project, { status: 'up', lastPing, timeout: 2, grace: 3, deadline: secondsAgo(5) });
+    const check = await buildCheck(project, { status: 'up', lastPing, timeout: 2, grace: 3, deadline: secondsAgo(5), channels: [CHANNEL_ID] });
     expect(await processDeadline(deps(), check._id)).to.equal('flipped');
     const [flip] = await downFlips(check._id);
     expect(flip).to.include({ oldStatus: 'up', reason: 'timeout', processed: null });
@@ -63,7 +66,7 @@ describe('processDeadline', () => {
   });
 
   it('enqueues the fan-out of the timeout flip', async () => {
-    const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1 });
+    const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [CHANNEL_ID] });
     await processDeadline(deps(), check._id);
     const [flip] = await downFlips(check._id);
     const job = await testContext().queues.flips.getJob(flipJobId(String(flip._id)));

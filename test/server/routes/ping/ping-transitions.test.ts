@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
+import { buildChannel, buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { testContext } from '../../../helpers/hooks.js';
 import { flipJobId } from '../../../../shared/services/flips.js';
 import { onlyPing, storedCheck, storedFlips, storedPings, testClock, T0 } from '../../../helpers/pings.js';
@@ -34,7 +34,8 @@ describe('Pinging API state transitions (§2.5)', () => {
   });
 
   it('row 4: down + success → up, flip down→up left unprocessed with a flips job', async () => {
-    const check = await buildCheck(project, { status: 'down', lastPing: earlier });
+    const channel = await buildChannel(project);
+    const check = await buildCheck(project, { status: 'down', lastPing: earlier, channels: [channel._id] });
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
     expect(flip).to.include({ oldStatus: 'down', newStatus: 'up', reason: '', processed: null });
@@ -53,7 +54,8 @@ describe('Pinging API state transitions (§2.5)', () => {
 
   for (const from of ['new', 'up', 'paused'] as const) {
     it(`row 6: ${from} + fail → down, flip reason fail, last_start cleared, no deadline`, async () => {
-      const check = await buildCheck(project, { status: from, lastPing: earlier, lastStart: earlier, lastStartRid: null });
+      const channel = await buildChannel(project);
+      const check = await buildCheck(project, { status: from, lastPing: earlier, lastStart: earlier, lastStartRid: null, channels: [channel._id] });
       await ping(`/ping/${check._id}/fail`);
       const stored = await storedCheck(check._id);
       expect(stored).to.include({ status: 'down', lastStart: null, deadline: null });
@@ -62,6 +64,14 @@ describe('Pinging API state transitions (§2.5)', () => {
       expect(flips.map((f) => [f.oldStatus, f.newStatus, f.reason, f.processed])).to.deep.equal([[from, 'down', 'fail', null]]);
     });
   }
+
+  it('stores the flip of a check with no channels processed, with no flips job (nothing to notify)', async () => {
+    const check = await buildCheck(project, { status: 'down', lastPing: earlier });
+    await ping(`/ping/${check._id}`);
+    const [flip] = await storedFlips(check._id);
+    expect(flip!.processed).to.deep.equal(T0);
+    expect(await testContext().queues.flips.getJob(flipJobId(String(flip!._id)))).to.equal(undefined);
+  });
 
   it('row 7: down + fail → down, no flip, last_ping = now, last_start cleared', async () => {
     const check = await buildCheck(project, { status: 'down', lastPing: earlier, lastStart: earlier });
