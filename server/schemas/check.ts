@@ -82,7 +82,10 @@ const schedule = Joi.string()
   .custom(maxChars(100))
   .custom((value: string, helpers) => (isValidCron(value) ? value : helpers.error('schedule.invalid')));
 
-const tz = Joi.string().custom((value: string, helpers) => canonicalTz(value) ?? helpers.error('tz.invalid'));
+/** A known or legacy timezone name; `""` is an unknown name too, not the schedule error `string.empty` maps to. */
+const tz = Joi.string()
+  .custom((value: string, helpers) => canonicalTz(value) ?? helpers.error('tz.invalid'))
+  .messages({ 'string.empty': '{{#label}} is not a valid timezone' });
 
 const unique = Joi.array().items(
   Joi.any().custom((value: unknown, helpers) =>

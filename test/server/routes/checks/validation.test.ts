@@ -28,6 +28,7 @@ const CASES: Array<[object, string]> = [
   [{ schedule: '99 * * * *' }, 'schedule is not a valid cron or OnCalendar expression'],
   [{ tz: 5 }, 'tz is not a string'],
   [{ tz: 'Mars/Olympus' }, 'tz is not a valid timezone'],
+  [{ tz: '' }, 'tz is not a valid timezone'],
   [{ manual_resume: 'true' }, 'manual_resume is not a boolean'],
   [{ filter_subject: 1 }, 'filter_subject is not a boolean'],
   [{ filter_body: 'yes' }, 'filter_body is not a boolean'],
