@@ -31,6 +31,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
+  app.set('case sensitive routing', true);
 
   app.get('/api/v3/status/', async (_req, res) => {
     const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);

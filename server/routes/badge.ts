@@ -120,7 +120,8 @@ function checkBadge(clock: Clock): RequestHandler {
  * @param clock - Gives "now" for the checks' live status.
  */
 export function badgeRouter(clock: Clock = systemClock): Router {
-  const router = Router();
+  // Case-sensitive, as the reference: `/BADGE/…` and `/B/…` are no route (behaviour.md §3.12 rule 2).
+  const router = Router({ caseSensitive: true });
   endpoint(router, '/badge/:badgeKey/:file', { GET: [tagBadge(clock)] }, guard(parseTagBadge));
   endpoint(router, '/badge/:badgeKey/:sig/:file', { GET: [tagBadge(clock)] }, guard(parseTagBadge));
   endpoint(router, '/b/:states/:file', { GET: [checkBadge(clock)] }, guard(parseCheckBadge));

@@ -11,6 +11,12 @@ describe('badge paths: signatures, formats and tag encoding', () => {
     expect(res.status).to.equal(404);
   });
 
+  it('answers 404 for /BADGE/… (paths are case-sensitive)', async () => {
+    const project = await buildProject();
+    const path = badgePaths(project, 'db').json3.replace('/badge/', '/BADGE/');
+    expect((await http(clock).get(path)).status).to.equal(404);
+  });
+
   it("answers 404 for another tag's signature", async () => {
     const project = await buildProject();
     const path = badgePaths(project, 'db').json3.replace('/db.json', '/web.json');

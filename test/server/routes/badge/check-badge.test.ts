@@ -18,6 +18,11 @@ describe('GET /b/<states>/<check badge key>.<fmt>', () => {
     }
   });
 
+  it('answers 404 for /B/<states>/… (paths are case-sensitive)', async () => {
+    const check = await checkIn(await buildProject(), 'up');
+    expect((await http(clock).get(`/B/2/${check.badgeKey}.json`)).status).to.equal(404);
+  });
+
   it('reports down for a down check', async () => {
     const check = await checkIn(await buildProject(), 'down');
     const res = await http(clock).get(`/b/2/${check.badgeKey}.json`);

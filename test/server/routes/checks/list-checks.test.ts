@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildCheck, buildProject, type TestProject } from '../../../helpers/factories.js';
+import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { api, COMMON_FIELDS } from '../support.js';
 
 const at = (minute: number): Date => new Date(Date.UTC(2020, 0, 1, 0, minute));
@@ -17,6 +17,11 @@ describe('GET /api/v3/checks/', () => {
     const res = await api(p.apiKey).get('/checks/');
     expect(res.status).to.equal(200);
     expect(res.body.checks.map((c: { name: string }) => c.name)).to.deep.equal(['first', 'second']);
+  });
+
+  it('answers 404 for /API/V3/checks/ (paths are case-sensitive, behaviour.md §3.1)', async () => {
+    const res = await http().get('/API/V3/checks/').set('X-Api-Key', p.apiKey);
+    expect(res.status).to.equal(404);
   });
 
   it('returns an empty list for a project without checks', async () => {

@@ -96,6 +96,13 @@ describe('ANY /ping/<uuid>', () => {
     expect((await http().get(`/ping/${check._id}/a/b/c`)).status).to.equal(404);
   });
 
+  it('answers 404 for /PING/<uuid> (paths are case-sensitive) and records nothing', async () => {
+    const check = await buildCheck(project);
+    const res = await http().get(`/PING/${check._id}`);
+    expect(res.status).to.equal(404);
+    expect(await storedPings(check._id)).to.have.length(0);
+  });
+
   it('treats /ping/<uuid>/<word> as a slug route and answers 404', async () => {
     const check = await buildCheck(project, { slug: 'backup' });
     const res = await http().get(`/ping/${check._id}/backup`);
