@@ -4,7 +4,7 @@
  */
 import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
-import { runSweep, scheduleSweep, sweepWorker } from './sweep.js';
+import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
 import { flipWorker } from './flips.js';
 import { notifyWorker } from './notify.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
@@ -18,14 +18,15 @@ export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, f
 /** Running workers. */
 export interface RunningWorkers {
   workers: Worker[];
-  /** Stops taking jobs, waits for active jobs to finish, closes the sweep queue handle. */
+  /** Stops taking jobs, waits for active jobs to finish, stops watching the sweep scheduler, closes the sweep queue handle. */
   close(): Promise<void>;
 }
 
 /**
- * Starts every worker in {@link WORKERS}, schedules the repeating sweep and
- * runs one sweep at once, so deadline and flip jobs lost while no worker ran
- * are back before the first interval passes.
+ * Starts every worker in {@link WORKERS}, schedules the repeating sweep (and
+ * re-creates its scheduler should a Redis flush delete it) and runs one sweep
+ * at once, so deadline and flip jobs lost while no worker ran are back before
+ * the first interval passes.
  *
  * @param deps - Connection, queues, clock and settings shared by all workers.
  * @param factories - Workers to start; {@link WORKERS} unless a test narrows it.
@@ -43,7 +44,9 @@ export async function startWorkers(
     );
   }
   let sweepQueue: Queue | undefined;
+  let stopWatching: (() => Promise<void>) | undefined;
   const close = async (): Promise<void> => {
+    await stopWatching?.();
     await Promise.all(workers.map((w) => w.close()));
     await sweepQueue?.close();
   };
@@ -53,6 +56,7 @@ export async function startWorkers(
     await close();
     throw err;
   }
+  stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
   log.info({ queues: workers.map((w) => w.name) }, 'workers started');
   return { workers, close };

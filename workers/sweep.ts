@@ -101,6 +101,15 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   return { deadlines, flips };
 }
 
+/** Upserts the repeating sweep job scheduler, every `intervalMs` milliseconds. */
+async function upsertSweepScheduler(queue: Queue, intervalMs: number): Promise<void> {
+  await queue.upsertJobScheduler(
+    SWEEP_SCHEDULER_ID,
+    { every: intervalMs },
+    { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: 100 } },
+  );
+}
+
 /**
  * Makes the sweep repeat every `settings.sweepIntervalMs` across all worker
  * processes (one job per interval, whoever takes it). Upserting is idempotent,
@@ -112,12 +121,36 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
  */
 export async function scheduleSweep(connection: Redis, intervalMs: number): Promise<Queue> {
   const queue = new Queue(QueueName.Sweep, { connection });
-  await queue.upsertJobScheduler(
-    SWEEP_SCHEDULER_ID,
-    { every: intervalMs },
-    { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: 100 } },
-  );
+  await upsertSweepScheduler(queue, intervalMs);
   return queue;
+}
+
+/**
+ * Re-creates the sweep's job scheduler whenever it is missing. The scheduler
+ * lives in Redis, so a flush deletes it, and then no sweep would run again
+ * until a worker process restarts, although repairing a flush is the sweep's
+ * whole purpose. Looks every `intervalMs` milliseconds (one Redis read).
+ *
+ * @param queue - The sweep queue handle from {@link scheduleSweep}.
+ * @param intervalMs - Milliseconds between sweeps, and between looks.
+ * @returns Stops looking; resolves once a look in progress has finished.
+ */
+export function keepSweepScheduled(queue: Queue, intervalMs: number): () => Promise<void> {
+  let look: Promise<void> | undefined;
+  const ensure = async (): Promise<void> => {
+    if (await queue.getJobScheduler(SWEEP_SCHEDULER_ID)) return;
+    await upsertSweepScheduler(queue, intervalMs);
+    log.warn('sweep scheduler was missing (Redis flushed?); re-created');
+  };
+  const timer = setInterval(() => {
+    look ??= ensure()
+      .catch((err: unknown) => log.error({ err }, 'cannot check the sweep scheduler; trying again next interval'))
+      .finally(() => (look = undefined));
+  }, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await look;
+  };
 }
 
 /**

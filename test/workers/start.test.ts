@@ -56,6 +56,14 @@ describe('startWorkers', () => {
     expect(await downFlips(check._id)).to.have.length(1);
   });
 
+  it('re-creates the sweep scheduler after a Redis flush, so sweeping goes on', async () => {
+    running = await startWorkers(workerDeps(connection));
+    await testContext().redis.flushdb();
+    const check = await overdueCheck();
+    await wentDown(check._id);
+    expect(await downFlips(check._id)).to.have.length(1);
+  });
+
   it('close waits for an active job to finish', async () => {
     let finished = false;
     const slow: WorkerFactory = (deps) =>
