@@ -4,6 +4,7 @@
  */
 import { Ping } from '../models/ping.js';
 import { Flip } from '../models/flip.js';
+import { Notification } from '../models/notification.js';
 import { Project } from '../models/project.js';
 import type { CheckDoc } from '../models/check.js';
 
@@ -11,9 +12,11 @@ import type { CheckDoc } from '../models/check.js';
 export const FLIP_RETENTION_MS = 93 * 24 * 3600 * 1000;
 
 /**
- * Deletes pings with `n ≤ newestN − ping_log_limit`, then flips older than both
- * the oldest remaining ping and 93 days. The reference also trims its
- * notification log here; a notification store, where one exists, trims itself.
+ * Deletes pings with `n ≤ newestN − ping_log_limit`, then the notifications
+ * older than the oldest remaining ping, then flips older than both the oldest
+ * remaining ping and 93 days (behaviour.md §4.3 step 12). A notification still
+ * `pending` or `sending` is kept: it is the exactly-once guard of a delivery
+ * in progress; a later prune trims it once it is delivered or failed.
  *
  * @param check - The check; `projectId` selects the ping log limit.
  * @param newestN - The newest ping's `n`.
@@ -25,6 +28,9 @@ export async function pruneCheckHistory(check: Pick<CheckDoc, '_id' | 'projectId
   if (!project) return;
   await Ping.deleteMany({ checkId: check._id, n: { $lte: newestN - project.pingLogLimit } });
   const oldest = await Ping.findOne({ checkId: check._id }, { created: 1 }).sort({ n: 1 }).lean();
+  if (oldest) {
+    await Notification.deleteMany({ checkId: check._id, created: { $lt: oldest.created }, state: { $in: ['delivered', 'failed'] } });
+  }
   const horizon = new Date(now.getTime() - FLIP_RETENTION_MS);
   const cutoff = oldest && oldest.created < horizon ? oldest.created : horizon;
   await Flip.deleteMany({ checkId: check._id, created: { $lt: cutoff } });

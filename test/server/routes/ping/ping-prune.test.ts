@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { Ping } from '../../../../shared/models/ping.js';
 import { Flip } from '../../../../shared/models/flip.js';
+import { Notification, type NotificationState } from '../../../../shared/models/notification.js';
+import { randomUUID } from 'node:crypto';
 import type { CheckDoc } from '../../../../shared/models/check.js';
 import { storedFlips, storedPings, testClock, T0 } from '../../../helpers/pings.js';
 
@@ -16,6 +18,15 @@ async function seedPings(check: CheckDoc, count: number, createdOf: (n: number) 
 
 async function seedFlip(check: CheckDoc, created: Date): Promise<void> {
   await Flip.create({ checkId: check._id, created, recorded: created, processed: created, oldStatus: 'up', newStatus: 'down' });
+}
+
+async function seedNotification(check: CheckDoc, created: Date, state: NotificationState = 'delivered'): Promise<void> {
+  const ids = { _id: randomUUID(), flipId: randomUUID(), channelId: randomUUID() };
+  await Notification.create({ ...ids, checkId: check._id, status: 'down', state, created, updated: created });
+}
+
+async function notificationDates(check: CheckDoc): Promise<Date[]> {
+  return (await Notification.find({ checkId: check._id }).lean()).map((n) => n.created);
 }
 
 /** Pruning on every 100th ping (behaviour.md §4.3 step 12). */
@@ -57,5 +68,22 @@ describe('ANY /ping/<uuid>: pruning', () => {
     await ping(check);
     const kept = (await storedFlips(check._id)).map((f) => f.created);
     expect(kept).to.deep.include(daysAgo(150)).and.not.deep.include(daysAgo(250));
+  });
+
+  it('deletes notifications older than the oldest remaining ping', async () => {
+    const check = await buildCheck(project, { nPings: 99 });
+    await seedPings(check, 99, (n) => daysAgo(300 - n));
+    await seedNotification(check, daysAgo(250));
+    await seedNotification(check, daysAgo(150));
+    await ping(check);
+    expect(await notificationDates(check)).to.deep.equal([daysAgo(150)]);
+  });
+
+  it('keeps an old notification whose delivery has not finished', async () => {
+    const check = await buildCheck(project, { nPings: 99 });
+    await seedPings(check, 99, (n) => daysAgo(300 - n));
+    await seedNotification(check, daysAgo(250), 'pending');
+    await ping(check);
+    expect(await notificationDates(check)).to.deep.equal([daysAgo(250)]);
   });
 });
