@@ -3,7 +3,6 @@
  * `npm start`: waiting for Redis at boot, and a bounded graceful shutdown on
  * SIGTERM/SIGINT.
  */
-import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -26,11 +25,19 @@ export const REDIS_READY_TIMEOUT_MS = 10_000;
  */
 export async function waitForRedis(redis: Redis, timeoutMs: number = REDIS_READY_TIMEOUT_MS): Promise<void> {
   if (redis.status === 'ready') return;
-  try {
-    await once(redis, 'ready', { signal: AbortSignal.timeout(timeoutMs) });
-  } catch {
-    throw new Error(`Redis is not reachable after ${timeoutMs} ms`);
-  }
+  // Not events.once: it rejects on the first 'error' event, and ioredis emits one for
+  // every refused connection attempt while it keeps retrying.
+  await new Promise<void>((resolve, reject) => {
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis is not reachable after ${timeoutMs} ms`));
+    }, timeoutMs);
+    redis.once('ready', onReady);
+  });
 }
 
 /**
