@@ -125,7 +125,8 @@ const REQUEUE_BATCH = 1000;
  * Puts back on the `notify` queue the notifications whose job was lost (a
  * Redis flush after the fan-out): still `pending`, untouched for `staleMs`,
  * or `sending` with a lease that ran out `staleMs` ago. BullMQ ignores the add
- * while the job still exists (for example waiting out its backoff).
+ * while the job still exists (for example waiting out its backoff); a job
+ * kept as failed although its notification got no outcome is retried.
  *
  * @param deps - Queues, clock and `notify` settings (default `config.notify`).
  * @param staleMs - Milliseconds without progress before a notification counts as lost.
@@ -142,6 +143,15 @@ export async function requeueStaleNotifications(deps: Pick<WorkerDeps, 'queues' 
   const config = deps.notify ?? appConfig.notify;
   await deps.queues.notify.addBulk(
     stale.map(({ flipId, channelId }) => ({ name: 'notify', data: { flipId, channelId }, opts: notifyJobOptions(config, flipId, channelId) })),
+  );
+  // A job that failed without recording an outcome (it stalled too often, or
+  // MongoDB kept failing) is kept under the id, so the add above did nothing;
+  // it starts over with all its attempts.
+  await Promise.all(
+    stale.map(async ({ flipId, channelId }) => {
+      const job = await deps.queues.notify.getJob(notifyJobId(flipId, channelId));
+      if (job && (await job.isFailed())) await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    }),
   );
   return stale.length;
 }

@@ -1,9 +1,13 @@
 import { expect } from 'chai';
+import { Worker } from 'bullmq';
 import { systemClock } from '../../shared/clock.js';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import { Notification } from '../../shared/models/notification.js';
 import { ensureNotification } from '../../shared/notify/notifications.js';
-import { notifyJobId, requeueStaleNotifications } from '../../workers/flips.js';
+import { notifyJobId, notifyJobOptions, requeueStaleNotifications } from '../../workers/flips.js';
+import { QueueName } from '../../shared/queues/names.js';
+import { waitFor } from '../helpers/poll.js';
+import { createRedis } from '../../shared/queues/connections.js';
 import { testContext } from '../helpers/hooks.js';
 
 const STALE_MS = 60_000;
@@ -34,5 +38,19 @@ describe('requeueStaleNotifications (sweep of notify jobs lost after the fan-out
     await notification('delivered', minutesAgo(2));
     await notification('failed', minutesAgo(2));
     expect([await requeueStaleNotifications(deps(), STALE_MS), await testContext().queues.notify.count()]).to.deep.equal([0, 0]);
+  });
+
+  it('retries the failed job of a notification that never got an outcome (a job that stalled too often)', async () => {
+    const doc = await notification('sending', minutesAgo(5), minutesAgo(2));
+    const { queues, services } = testContext();
+    const job = await queues.notify.add('notify', { flipId: doc.flipId, channelId: 'ch1' }, notifyJobOptions({ attempts: 1, backoffMs: 1 }, doc.flipId, 'ch1'));
+    const connection = createRedis(services.redisUrl, 'worker');
+    const dying = new Worker(QueueName.Notify, () => Promise.reject(new Error('job stalled more than allowable limit')), { connection });
+    await waitFor('the job to fail', async () => (await job.getState()) === 'failed');
+    await dying.close();
+    await connection.quit();
+    await requeueStaleNotifications(deps(), STALE_MS);
+    const retried = await queues.notify.getJob(job.id!);
+    expect([await retried?.getState(), retried?.attemptsMade]).to.deep.equal(['waiting', 0]);
   });
 });
