@@ -90,9 +90,9 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const { channelId } = await downFlip(() => ({ status: 200 }));
     await Channel.updateOne({ _id: channelId }, { $set: { lastError: 'old error' } });
     start();
-    await settled();
-    const channel = await Channel.findById(channelId).lean();
-    expect([channel?.lastError, channel?.lastNotify instanceof Date, typeof channel?.lastNotifyDurationMs]).to.deep.equal(['', true, 'number']);
+    // The channel is written after the notification is marked delivered: wait for the channel itself.
+    const channel = await waitFor('the channel to record the delivery', () => Channel.findOne({ _id: channelId, lastNotify: { $ne: null } }).lean(), 15_000);
+    expect([channel.lastError, channel.lastNotify instanceof Date, typeof channel.lastNotifyDurationMs]).to.deep.equal(['', true, 'number']);
   });
 
   it('does not send again for a job whose notification is delivered', async () => {
