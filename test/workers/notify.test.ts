@@ -69,7 +69,8 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     start();
     const notification = await settled();
     expect([notification.state, notification.attempts, notification.error]).to.deep.equal(['failed', 1, 'received status code 401: bad token']);
-    expect((await Channel.findById(channelId).lean())?.lastError).to.equal('received status code 401: bad token');
+    const channel = await waitFor('the channel to record the error', () => Channel.findOne({ _id: channelId, lastError: { $ne: '' } }).lean(), 15_000);
+    expect(channel.lastError).to.equal('received status code 401: bad token');
   });
 
   it('gives up after the configured number of attempts', async () => {
@@ -83,7 +84,8 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const { channelId } = await downFlip(() => ({ status: 404 }), { kind: 'slack' });
     start();
     await settled();
-    expect((await Channel.findById(channelId).lean())?.disabled).to.equal(true);
+    const channel = await waitFor('the channel to be disabled', () => Channel.findOne({ _id: channelId, disabled: true }).lean(), 15_000);
+    expect(channel.disabled).to.equal(true);
   });
 
   it("records the channel's last delivery and clears its last error", async () => {
