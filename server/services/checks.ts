@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
+import { Notification } from '../../shared/models/notification.js';
 import { Flip } from '../../shared/models/flip.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { deadlineOf } from '../../shared/domain/status.js';
@@ -145,7 +146,7 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
 }
 
 /**
- * Deletes a check with its pings and flips (§3.6 Delete).
+ * Deletes a check with its pings, flips and notifications (§3.6 Delete).
  *
  * @returns The check as it was just before deletion.
  * @throws AppError(404) when it was deleted meanwhile.
@@ -153,6 +154,7 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
 export async function deleteCheck(check: CheckDoc): Promise<CheckDoc> {
   const deleted = await Check.findOneAndDelete({ _id: check._id }).lean<CheckDoc>();
   if (!deleted) throw notFound();
-  await Promise.all([Ping.deleteMany({ checkId: check._id }), Flip.deleteMany({ checkId: check._id })]);
+  const byCheck = { checkId: check._id };
+  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
   return deleted;
 }

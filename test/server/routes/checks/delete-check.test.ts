@@ -3,6 +3,7 @@ import { buildCheck, buildProject, type TestProject } from '../../../helpers/fac
 import { uniqueKeyOf } from '../../../../shared/domain/ids.js';
 import { Check } from '../../../../shared/models/check.js';
 import { Flip } from '../../../../shared/models/flip.js';
+import { Notification } from '../../../../shared/models/notification.js';
 import { Ping } from '../../../../shared/models/ping.js';
 import { api, NOW } from '../support.js';
 
@@ -35,6 +36,16 @@ describe('DELETE /api/v3/checks/<uuid>', () => {
     }
     await api(p.apiKey).delete(`/checks/${check._id}`);
     expect([await Ping.countDocuments({}), await Flip.countDocuments({}), await Check.countDocuments({})]).to.deep.equal([1, 1, 1]);
+  });
+
+  it('removes its notifications but not those of other checks', async () => {
+    const check = await buildCheck(p);
+    const other = await buildCheck(p);
+    for (const c of [check, other]) {
+      await Notification.create({ _id: `n-${c._id}`, flipId: `f-${c._id}`, checkId: c._id, channelId: 'ch', status: 'down', created: NOW, updated: NOW });
+    }
+    await api(p.apiKey).delete(`/checks/${check._id}`);
+    expect((await Notification.find({}).lean()).map((n) => n.checkId)).to.deep.equal([other._id]);
   });
 
   it('refuses a read-only key', async () => {
