@@ -17,7 +17,14 @@ import { Check, type CheckDoc } from '../shared/models/check.js';
 import { Flip, type FlipDoc } from '../shared/models/flip.js';
 import { deliver } from '../shared/notify/deliver.js';
 import { alertOf } from '../shared/notify/message.js';
-import { abandonNotification, claimNotification, ensureNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
+import {
+  abandonNotification,
+  claimNotification,
+  ensureNotification,
+  findNotification,
+  recordDelivered,
+  recordFailed,
+} from '../shared/notify/notifications.js';
 import { DeliveryError } from '../shared/notify/types.js';
 import { QueueName } from '../shared/queues/names.js';
 import type { NotifyPayload } from '../shared/queues/payloads.js';
@@ -67,7 +74,8 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     await abandonNotification(flipId, channelId, whyNotSend(flip, check, channel), deps.clock());
     return 'skipped';
   }
-  const notification = await ensureNotification(flip, channelId, deps.clock());
+  // The fan-out created it; the upsert is only for a job whose document was lost.
+  const notification = (await findNotification(flipId, channelId)) ?? (await ensureNotification(flip, channelId, deps.clock()));
   const claim = await claimNotification(notification._id, leaseMsOf(deps.config), deps.clock());
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {

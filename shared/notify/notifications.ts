@@ -34,6 +34,17 @@ export type Claim =
   | { kind: 'busy'; until: Date };
 
 /**
+ * The notification of a flip through a channel, as the fan-out created it.
+ *
+ * @param flipId - The flip's id.
+ * @param channelId - The channel's UUID.
+ * @returns null when it does not exist (yet).
+ */
+export async function findNotification(flipId: string, channelId: string): Promise<NotificationDoc | null> {
+  return Notification.findOne({ flipId, channelId }).lean<NotificationDoc>();
+}
+
+/**
  * The notification of a flip through a channel, created `pending` if missing.
  *
  * @param flip - A flip into `up` or `down`, with its id.
