@@ -65,15 +65,14 @@ build_ferretdb() {
     || fail "building FerretDB failed"
 }
 
-# Starts "$@" detached from this shell, output to .data/$name.log, pid to .data/$name.pid.
+# Starts "$@" in the background, output to .data/$name.log, pid to .data/$name.pid.
+# The subshell execs the program, so $! is the program's own pid (setsid forks when
+# it happens to lead its process group, which left a dead pid here); hangups and
+# interrupts aimed at this shell's terminal are ignored so the service outlives it.
 launch() {
   local name="$1"
   shift
-  if command -v setsid >/dev/null 2>&1; then
-    setsid "$@" >"$DATA/$name.log" 2>&1 </dev/null &
-  else
-    nohup "$@" >"$DATA/$name.log" 2>&1 </dev/null &
-  fi
+  (trap '' HUP INT; exec "$@") >"$DATA/$name.log" 2>&1 </dev/null &
   echo $! >"$DATA/$name.pid"
 }
 
@@ -128,10 +127,12 @@ start_redis() {
 }
 
 # Waits until $1 (a name) listens on port $2, failing early if the process we started died.
+# Only liveness is checked here: until the child has exec'd, its command line is still
+# this script's, so matching the program name (as `stop` does) would misread a healthy start.
 wait_for() {
-  local name="$1" port="$2" program="$3" waited=0
+  local name="$1" port="$2" waited=0
   until listening "$port"; do
-    if [[ -f "$DATA/$name.pid" ]] && ! ours_alive "$DATA/$name.pid" "$program"; then
+    if [[ -f "$DATA/$name.pid" ]] && ! kill -0 "$(cat "$DATA/$name.pid")" 2>/dev/null; then
       tail -n 20 "$DATA/$name.log" >&2 || true
       rm -f "$DATA/$name.pid"
       fail "$name exited before accepting connections (see .data/$name.log)"
@@ -166,8 +167,8 @@ case "${1:-start}" in
     mkdir -p "$DATA"
     start_ferretdb
     start_redis
-    wait_for ferretdb "$FERRET_PORT" ferretdb
-    wait_for redis "$REDIS_PORT" redis-server
+    wait_for ferretdb "$FERRET_PORT"
+    wait_for redis "$REDIS_PORT"
     ;;
   stop)
     stop_one ferretdb ferretdb
