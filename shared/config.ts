@@ -115,7 +115,7 @@ const schema = Joi.object({
   SITE_NAME: Joi.string().default('hc-monitor'),
   PING_BODY_LIMIT: Joi.number().integer().min(0).default(10000),
   DEFAULT_PING_LOG_LIMIT: Joi.number().integer().min(1).default(100),
-  DEFAULT_CHECK_LIMIT: Joi.number().integer().min(0).default(20),
+  DEFAULT_CHECK_LIMIT: Joi.number().integer().min(0).default(10_000),
   TEST_MIN_PERIOD_SECONDS: Joi.when('NODE_ENV', {
     is: 'test',
     then: Joi.number().integer().min(1).max(60),

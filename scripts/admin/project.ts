@@ -26,7 +26,7 @@ export const register: RegisterGroup = (program: Command) => {
     .description('create a project and print its id and keys as JSON')
     .requiredOption('--name <name>', 'project name')
     .option('--ping-log-limit <n>', 'pings kept per check (default DEFAULT_PING_LOG_LIMIT, 100)', wholeNumber(1))
-    .option('--check-limit <n>', 'checks the project may hold (default DEFAULT_CHECK_LIMIT, 20)', wholeNumber(0))
+    .option('--check-limit <n>', 'checks the project may hold (default DEFAULT_CHECK_LIMIT, 10000)', wholeNumber(0))
     .action(async (opts: CreateOptions) => {
       const created = await withDb(() =>
         createProject({ name: opts.name, pingLogLimit: opts.pingLogLimit, checkLimit: opts.checkLimit }),
