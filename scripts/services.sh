@@ -53,7 +53,7 @@ find_go() {
 build_ferretdb() {
   local stale=0 f
   [[ -x "$FERRET_BIN" ]] || stale=1
-  for f in "$FERRET_SRC"/*.go "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
+  for f in "$FERRET_SRC"/*.go "$FERRET_SRC"/patches/* "$FERRET_SRC/build.sh" "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
     [[ "$f" -nt "$FERRET_BIN" ]] && stale=1
   done
   [[ $stale -eq 1 ]] || return 0
@@ -61,8 +61,7 @@ build_ferretdb() {
   go_bin="$(find_go)"
   say "building FerretDB into .data/bin/ferretdb (first time downloads Go modules, about a minute)"
   mkdir -p "$DATA/bin"
-  (cd "$FERRET_SRC" && GOFLAGS="${GOFLAGS:-} -mod=mod" "$go_bin" build -o "$FERRET_BIN" .) \
-    || fail "building FerretDB failed"
+  GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" || fail "building FerretDB failed"
 }
 
 # Starts "$@" in the background, output to .data/$name.log, pid to .data/$name.pid.

@@ -32,7 +32,7 @@ export interface Config {
   readonly pingBodyLimitBytes: number;
   /** Default ping log limit of a new project (behaviour.md §1.1: 100). */
   readonly defaultPingLogLimit: number;
-  /** Default check limit of a new project (behaviour.md §1.1: 20). */
+  /** Default check limit of a new project (behaviour.md §1.1: 10,000 when self-hosted). */
   readonly defaultCheckLimit: number;
   /**
    * Floor for `timeout` and `grace`, in seconds. 60 per the seed; only
@@ -41,8 +41,14 @@ export interface Config {
   readonly minPeriodSeconds: number;
   /** Interval of the deadline reconciliation sweep, in milliseconds. */
   readonly sweepIntervalMs: number;
-  /** Number of deadline jobs a worker processes at once. */
+  /** Number of deadline jobs a worker processes at once (those running together share database round trips). */
   readonly deadlineConcurrency: number;
+  /** Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs. */
+  readonly queuePrefix: string;
+  /** BullMQ job lock and stalled-job check interval, milliseconds: a killed worker's jobs move on within about twice this. */
+  readonly jobLockMs: number;
+  /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
+  readonly crashAt: string | null;
   /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
   readonly smtpPort: number;
   /** Address smtpd binds to; `0.0.0.0` (all interfaces) by default. */
@@ -122,7 +128,14 @@ const schema = Joi.object({
     otherwise: Joi.forbidden().messages({ 'any.unknown': 'TEST_MIN_PERIOD_SECONDS is allowed only with NODE_ENV=test' }),
   }),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
-  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(50),
+  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(500),
+  JOB_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
+  QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('hc'),
+  TEST_CRASH_AT: Joi.when('NODE_ENV', {
+    is: 'test',
+    then: Joi.string(),
+    otherwise: Joi.forbidden().messages({ 'any.unknown': 'TEST_CRASH_AT is allowed only with NODE_ENV=test' }),
+  }),
   SMTP_PORT: Joi.number().integer().min(0).max(65535).default(2525),
   SMTP_HOST: Joi.string().ip().default('0.0.0.0'),
   PING_EMAIL_DOMAIN: Joi.string().hostname(),
@@ -178,6 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     minPeriodSeconds: value.TEST_MIN_PERIOD_SECONDS ?? 60,
     sweepIntervalMs: value.SWEEP_INTERVAL_MS,
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
+    queuePrefix: value.QUEUE_PREFIX,
+    jobLockMs: value.JOB_LOCK_MS,
+    crashAt: value.TEST_CRASH_AT ?? null,
     smtpPort: value.SMTP_PORT,
     smtpHost: value.SMTP_HOST,
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),

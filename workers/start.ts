@@ -5,7 +5,6 @@
 import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
-import { flipWorker } from './flips.js';
 import { notifyWorker } from './notify.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
@@ -13,7 +12,7 @@ import { logger } from '../shared/logger.js';
 const log = logger.child({ module: 'workers' });
 
 /** One factory per queue the worker process consumes; adding a consumer is one line here. */
-export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, flipWorker, notifyWorker];
+export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, notifyWorker];
 
 /** Running workers. */
 export interface RunningWorkers {
@@ -25,7 +24,7 @@ export interface RunningWorkers {
 /**
  * Starts every worker in {@link WORKERS}, schedules the repeating sweep (and
  * re-creates its scheduler should a Redis flush delete it) and runs one sweep
- * at once, so deadline and flip jobs lost while no worker ran are back before
+ * at once, so deadline and notify jobs lost, and flips left owed, while no worker ran, are back before
  * the first interval passes.
  *
  * @param deps - Connection, queues, clock and settings shared by all workers.

@@ -15,6 +15,7 @@ import { AppError } from '../../shared/errors.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { handlePing, type PingInput, type PingTarget, type RouteAction } from '../services/ping.js';
 import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../services/ping-request.js';
+import { signalBatcher, type SignalItem } from '../../shared/services/signal-batch.js';
 
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
@@ -35,16 +36,19 @@ type ParsedPath = Pick<PingInput, 'target' | 'action' | 'exitStatus'>;
 /**
  * Builds the `/ping` router.
  *
- * @param deps - Clock, queues and Redis of the web process.
+ * @param deps - Clock, queues and Redis of the web process. Concurrent pings
+ *   share database round trips through one batcher per router.
  */
 export function pingRouter(deps: AppDeps): Router {
   const router = Router();
+  const batcher = signalBatcher(deps);
+  const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item) };
   router.use(async (req, res) => {
     res.set(PING_HEADERS);
     const parsed = parsePath(req.path);
     if (!parsed) throw new AppError(404, 'not found', 'text');
     const query = req.query;
-    const status = await handlePing(deps, {
+    const status = await handlePing(pingDeps, {
       ...parsed,
       rid: lastValue(query.rid),
       create: lastValue(query.create) === '1',

@@ -7,3 +7,4 @@ process.env.LOG_LEVEL ??= 'silent';
 process.env.TEST_MIN_PERIOD_SECONDS ??= '1';
 process.env.BASE_URL ??= 'http://localhost:8000';
 process.env.SECRET_KEY ??= 'test-secret';
+process.env.QUEUE_PREFIX ??= `hc_test_${process.pid}`;
