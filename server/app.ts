@@ -1,12 +1,14 @@
 /**
  * The Express application, without `listen` (tests mount it with supertest).
  *
- * Paths: `/api/v3/…` Management API, `/ping/…` Pinging API, `/badge/…` and
- * `/b/…` badge documents, `/api/v3/status/` health check.
+ * Paths: `/api/v1/…`, `/api/v2/…` and `/api/v3/…` Management API (the same
+ * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
+ * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check.
  */
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
+import { API_VERSIONS, useApiVersion } from './middleware/version.js';
 import { pingRouter } from './routes/ping.js';
 import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
@@ -34,12 +36,15 @@ export function createApp(deps: AppDeps): Express {
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
   app.set('case sensitive routing', true);
 
-  app.get('/api/v3/status/', async (_req, res) => {
-    const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
-    res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
-  });
+  const api = apiRouter(deps);
+  for (const version of API_VERSIONS) {
+    app.get(`/api/v${version}/status/`, async (_req, res) => {
+      const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
+      res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
+    });
+    app.use(`/api/v${version}`, useApiVersion(version), api);
+  }
   app.use('/ping', pingRouter(deps));
-  app.use('/api/v3', apiRouter(deps));
   app.use(badgeRouter(deps.clock));
 
   app.use(notFoundHandler);

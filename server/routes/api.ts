@@ -1,6 +1,6 @@
 /**
- * The Management API v3 (seed: Management API summary; behaviour.md §3),
- * mounted at `/api/v3`. Paths are matched exactly: case-sensitive, and a
+ * The Management API (seed: Management API summary; behaviour.md §3),
+ * mounted at `/api/v1`, `/api/v2` and `/api/v3` (§3.1 rule 1). Paths are matched exactly: case-sensitive, and a
  * collection needs its trailing slash (§3.1 rule 2).
  */
 import { Router } from 'express';

@@ -23,6 +23,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { logger } from '../../shared/logger.js';
 import type { CheckInput } from '../schemas/check.js';
 import type { ListChecksQuery } from '../schemas/query.js';
+import type { ApiVersion } from '../middleware/version.js';
 import { fieldsOf, resolveChannels, upsertFilter } from './check-fields.js';
 
 const log = logger.child({ module: 'checks' });
@@ -31,6 +32,12 @@ const log = logger.child({ module: 'checks' });
 export interface CheckDeps {
   clock: Clock;
   queues: Queues;
+}
+
+/** A validated create or update payload and the API version it came through (v1 and v2 derive `slug`, §7 item 5). */
+export interface CheckWrite {
+  input: CheckInput;
+  version: ApiVersion;
 }
 
 /** Keywords of a new check, before the payload applies (§1.8). */
@@ -59,11 +66,12 @@ export async function listChecks(project: ProjectDoc, query: ListChecksQuery): P
 export async function createCheck(
   deps: CheckDeps,
   project: ProjectDoc,
-  input: CheckInput,
+  write: CheckWrite,
 ): Promise<{ check: CheckDoc; created: boolean }> {
+  const { input, version } = write;
   const filter = upsertFilter(project._id, input);
   const match = filter && (await Check.findOne(filter).sort({ created: 1 }).lean<CheckDoc>());
-  if (match) return { check: await updateCheck(deps, match, input), created: false };
+  if (match) return { check: await updateCheck(deps, match, write), created: false };
   if ((await Check.countDocuments({ projectId: project._id })) >= project.checkLimit) {
     throw new AppError(403, 'check limit reached', 'empty');
   }
@@ -73,7 +81,7 @@ export async function createCheck(
     projectId: project._id,
     badgeKey: randomUUID(),
     created: deps.clock(),
-    ...fieldsOf(NEW_KEYWORDS, input),
+    ...fieldsOf(NEW_KEYWORDS, input, version),
     channels: channels ?? [],
   });
   return { check: check.toObject(), created: true };
@@ -93,11 +101,12 @@ const MAX_ATTEMPTS = 20;
  * @throws AppError(400) for a bad `channels` parameter (the check is left unchanged);
  *   AppError(404) when the check was deleted meanwhile.
  */
-export async function updateCheck(deps: CheckDeps, check: CheckDoc, input: CheckInput): Promise<CheckDoc> {
+export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: CheckWrite): Promise<CheckDoc> {
+  const { input, version } = write;
   const channels = await resolveChannels(check.projectId, input.channels);
   let current = check;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const set = fieldsOf(current, input);
+    const set = fieldsOf(current, input, version);
     if (channels !== undefined) set.channels = channels;
     const deadline = deadlineOf({ ...current, ...set });
     const updated = await Check.findOneAndUpdate(guardOf(current), { $set: { ...set, deadline } }, { returnDocument: 'after' }).lean<CheckDoc>();
