@@ -21,6 +21,8 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
+import { UnreachableError } from '../shared/unreachable.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -84,7 +86,7 @@ async function ensureServices(): Promise<LocalService[]> {
   if (missing.length === 0) return started;
   await Promise.all(started.map((s) => s.stop()));
   const say = (key: 'name' | 'variable' | 'fix') => missing.map((kind) => MISSING[kind][key]).join(' and ');
-  throw new MissingServices(`npm start: no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
+  throw new MissingServices(`no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
 }
 
 async function main(): Promise<void> {
@@ -97,6 +99,8 @@ async function main(): Promise<void> {
     await Promise.all([waitForRedis(webRedis), waitForRedis(workerRedis)]);
     const webQueues = openQueues(webRedis);
     const workerQueues = openQueues(workerRedis);
+    reportRedisOutages(webRedis, log, Object.values(webQueues));
+    reportRedisOutages(workerRedis, log, Object.values(workerQueues));
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
     const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
@@ -117,8 +121,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // A missing service is the user's to fix: one plain line, not a stack trace.
-  if (err instanceof MissingServices) process.stderr.write(`${err.message}\n`);
+  // A missing or unreachable service is the user's to fix: one plain line, not a stack trace.
+  if (err instanceof MissingServices || err instanceof UnreachableError) process.stderr.write(`npm start: ${err.message}\n`);
   else log.fatal({ err }, 'cannot start');
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 /**
  * The `web` process (Procfile): Management API, Pinging API and badges on
  * `PORT`. SIGTERM/SIGINT stop accepting, let requests in flight finish, then
- * close the queues, Redis and MongoDB, within 10 s.
+ * close the queues, Redis and MongoDB, within 10 s. MongoDB or Redis not
+ * reachable at start is one fatal log line; a later Redis outage one line each way.
  */
 import { createApp } from './app.js';
 import { listen } from './http.js';
@@ -13,6 +14,7 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl, 'web');
   await waitForRedis(redis);
   const queues = openQueues(redis);
+  reportRedisOutages(redis, log, Object.values(queues));
   const http = await listen(createApp({ clock: systemClock, redis, queues }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {

@@ -48,11 +48,14 @@ export function pingRouter(deps: AppDeps): Router {
     const parsed = parsePath(req.path);
     if (!parsed) throw new AppError(404, 'not found', 'text');
     const query = req.query;
+    const { body, cut } = await readPingBody(req, config.pingBodyLimitBytes, config.pingBodyReadCapBytes);
+    // The rest of an over-long body stays unread: close the connection rather than read it to reuse it.
+    if (cut) res.set('Connection', 'close');
     const status = await handlePing(pingDeps, {
       ...parsed,
       rid: lastValue(query.rid),
       create: lastValue(query.create) === '1',
-      meta: metaOf(req, await readPingBody(req, config.pingBodyLimitBytes)),
+      meta: metaOf(req, body),
     });
     res.status(status).type('text/plain; charset=utf-8').send(status === 201 ? 'Created' : 'OK');
   });
