@@ -21,6 +21,7 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { trackQueueDepths } from '../shared/metrics.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     await Promise.all([waitForRedis(webRedis), waitForRedis(workerRedis)]);
     const webQueues = openQueues(webRedis);
     const workerQueues = openQueues(workerRedis);
+    const depths = trackQueueDepths(webRedis);
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
     const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     onShutdown(async () => {
       await Promise.all([http.close(), smtpd.close()]);
       await workers.close();
-      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]);
+      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
       await Promise.all([webRedis.quit(), workerRedis.quit()]);
       await disconnectDb();
       await stopServices();

@@ -2,7 +2,9 @@
  * The Express application, without `listen` (tests mount it with supertest).
  *
  * Paths: `/api/v3/…` Management API, `/ping/…` Pinging API, `/badge/…` and
- * `/b/…` badge documents, `/api/v3/status/` health check.
+ * `/b/…` badge documents, `/api/v3/status/` health check,
+ * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
+ * endpoints (process metrics, `/admin/queues`) when a credential is configured.
  */
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -10,7 +12,11 @@ import { apiRouter } from './routes/api.js';
 import { pingRouter } from './routes/ping.js';
 import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { projectMetricsRouter } from './routes/project-metrics.js';
+import { opsRouter } from './routes/ops.js';
 import { isDbReachable } from '../shared/db.js';
+import { config } from '../shared/config.js';
+import type { OpsConfig } from '../shared/config-ops.js';
 import type { Clock } from '../shared/clock.js';
 import type { Queues } from '../shared/queues/index.js';
 
@@ -20,6 +26,8 @@ export interface AppDeps {
   /** Redis connection of this process (role `web`). */
   redis: Redis;
   queues: Queues;
+  /** Metrics and admin settings; default `config.ops` (tests pass their own). */
+  ops?: OpsConfig;
 }
 
 /**
@@ -33,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
   app.set('case sensitive routing', true);
+  const ops = deps.ops ?? config.ops;
 
   app.get('/api/v3/status/', async (_req, res) => {
     const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
@@ -41,6 +50,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ping', pingRouter(deps));
   app.use('/api/v3', apiRouter(deps));
   app.use(badgeRouter(deps.clock));
+  if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
+  app.use(opsRouter(ops, deps.queues));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

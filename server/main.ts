@@ -1,6 +1,6 @@
 /**
  * The `web` process (Procfile): Management API, Pinging API and badges on
- * `PORT`. SIGTERM/SIGINT stop accepting, let requests in flight finish, then
+ * `PORT`, plus the operator endpoints (metrics, queue dashboard). SIGTERM/SIGINT stop accepting, let requests in flight finish, then
  * close the queues, Redis and MongoDB, within 10 s.
  */
 import { createApp } from './app.js';
@@ -13,6 +13,7 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { trackQueueDepths } from '../shared/metrics.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -21,11 +22,12 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl, 'web');
   await waitForRedis(redis);
   const queues = openQueues(redis);
+  const depths = trackQueueDepths(redis);
   const http = await listen(createApp({ clock: systemClock, redis, queues }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {
     await http.close();
-    await closeQueues(queues);
+    await Promise.all([closeQueues(queues), depths.close()]);
     await redis.quit();
     await disconnectDb();
   }, log);
