@@ -23,6 +23,7 @@ import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { UnreachableError } from '../shared/unreachable.js';
+import { trackQueueDepths } from '../shared/metrics.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
     const workerQueues = openQueues(workerRedis);
     reportRedisOutages(webRedis, log, Object.values(webQueues));
     reportRedisOutages(workerRedis, log, Object.values(workerQueues));
+    const depths = trackQueueDepths(webRedis);
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
     const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     onShutdown(async () => {
       await Promise.all([http.close(), smtpd.close()]);
       await workers.close();
-      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]);
+      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
       await Promise.all([webRedis.quit(), workerRedis.quit()]);
       await disconnectDb();
       await stopServices();

@@ -3,7 +3,9 @@
  *
  * Paths: `/api/v1/…`, `/api/v2/…` and `/api/v3/…` Management API (the same
  * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
- * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check.
+ * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
+ * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
+ * endpoints (process metrics, `/admin/queues`) when a credential is configured.
  */
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -12,7 +14,11 @@ import { API_VERSIONS, useApiVersion } from './middleware/version.js';
 import { pingRouter } from './routes/ping.js';
 import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { projectMetricsRouter } from './routes/project-metrics.js';
+import { opsRouter } from './routes/ops.js';
 import { isDbReachable } from '../shared/db.js';
+import { config } from '../shared/config.js';
+import type { OpsConfig } from '../shared/config-ops.js';
 import type { Clock } from '../shared/clock.js';
 import type { Queues } from '../shared/queues/index.js';
 
@@ -22,6 +28,8 @@ export interface AppDeps {
   /** Redis connection of this process (role `web`). */
   redis: Redis;
   queues: Queues;
+  /** Metrics and admin settings; default `config.ops` (tests pass their own). */
+  ops?: OpsConfig;
 }
 
 /**
@@ -35,6 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
   app.set('case sensitive routing', true);
+  const ops = deps.ops ?? config.ops;
 
   const api = apiRouter(deps);
   for (const version of API_VERSIONS) {
@@ -46,6 +55,8 @@ export function createApp(deps: AppDeps): Express {
   }
   app.use('/ping', pingRouter(deps));
   app.use(badgeRouter(deps.clock));
+  if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
+  app.use(opsRouter(ops, deps.queues));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -3,6 +3,7 @@
  * Nothing else in the code base reads `process.env`. A bad value stops the boot.
  */
 import Joi from 'joi';
+import { opsConfigOf, opsSchemaKeys, type OpsConfig } from './config-ops.js';
 
 /** The service's settings. Durations say their unit in the name. */
 export interface Config {
@@ -69,6 +70,8 @@ export interface Config {
   readonly smtpMaxMessageBytes: number;
   /** Alert delivery settings (behaviour.md §6). */
   readonly notify: NotifyConfig;
+  /** Metrics, admin credential and queue dashboard (see shared/config-ops.ts). */
+  readonly ops: OpsConfig;
 }
 
 /**
@@ -187,13 +190,14 @@ const schema = Joi.object({
   TWILIO_ACCOUNT: Joi.string().allow('').default(''),
   TWILIO_AUTH: Joi.string().allow('').default(''),
   TWILIO_FROM: Joi.string().allow('').default(''),
+  ...opsSchemaKeys,
 }).unknown(true);
 
 /**
  * Validates an environment and builds a frozen {@link Config}.
  *
  * @param env - Usually `process.env`.
- * @throws Error naming the first bad variable.
+ * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const { value, error } = schema.validate(env, { abortEarly: true });
@@ -228,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
     smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
     notify: Object.freeze(notifyConfigOf(value, baseUrl)),
+    ops: Object.freeze(opsConfigOf(value)),
   });
 }
 

@@ -13,6 +13,7 @@ import type { Clock } from '../shared/clock.js';
 import { config as appConfig, type NotifyConfig } from '../shared/config.js';
 import { crashPoint } from '../shared/crash.js';
 import { logger } from '../shared/logger.js';
+import { observeAlertSeconds } from '../shared/metrics.js';
 import { Channel, type ChannelDoc } from '../shared/models/channel.js';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deliver } from '../shared/notify/deliver.js';
@@ -25,6 +26,8 @@ import type { NotifyPayload } from '../shared/queues/payloads.js';
 import type { WorkerDeps } from './deps.js';
 
 const log = logger.child({ module: 'notify-worker' });
+
+const MS_PER_SECOND = 1000;
 
 /** What {@link processNotify} needs. */
 export interface NotifyWorkerDeps {
@@ -91,6 +94,7 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     if (!error.retryable) throw new UnrecoverableError(error.message);
     throw error;
   }
+  observeAlertSeconds((deps.clock().getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
   if (!(await recordDelivered(notification, claim.token, started, deps.clock()))) {
     log.warn({ flipId, channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
   }

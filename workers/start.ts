@@ -8,6 +8,7 @@ import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './swee
 import { notifyWorker } from './notify.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
 
 const log = logger.child({ module: 'workers' });
 
@@ -36,8 +37,8 @@ export async function startWorkers(
   factories: readonly WorkerFactory[] = WORKERS,
 ): Promise<RunningWorkers> {
   const workers = factories.map((build) => build(deps));
+  reportRedisOutages(deps.connection, log, workers);
   for (const worker of workers) {
-    worker.on('error', (err) => log.error({ err, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, err) =>
       log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'),
     );
@@ -55,6 +56,7 @@ export async function startWorkers(
     await close();
     throw err;
   }
+  reportRedisOutages(deps.connection, log, [sweepQueue]);
   stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
   log.info({ queues: workers.map((w) => w.name) }, 'workers started');

@@ -7,6 +7,7 @@
  * and one handler for every method keeps the hot path short. Any method is a
  * ping and is recorded as sent; Express would route HEAD through GET handlers,
  * which `router.use` does not, so HEAD stays HEAD (and gets no body).
+ * Every request's time is recorded in `hc_ping_duration_seconds` (shared/metrics.ts).
  */
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../app.js';
@@ -16,6 +17,9 @@ import { UUID_RE } from '../../shared/domain/ids.js';
 import { handlePing, type PingInput, type PingTarget, type RouteAction } from '../services/ping.js';
 import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../services/ping-request.js';
 import { signalBatcher, type SignalItem } from '../../shared/services/signal-batch.js';
+import { observePingSeconds } from '../../shared/metrics.js';
+
+const MS_PER_SECOND = 1000;
 
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
@@ -44,6 +48,9 @@ export function pingRouter(deps: AppDeps): Router {
   const batcher = signalBatcher(deps);
   const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item) };
   router.use(async (req, res) => {
+    // Timed to the end of the response, errors included: what a pinging client waits.
+    const arrivedMs = performance.now();
+    res.once('finish', () => observePingSeconds((performance.now() - arrivedMs) / MS_PER_SECOND));
     res.set(PING_HEADERS);
     const parsed = parsePath(req.path);
     if (!parsed) throw new AppError(404, 'not found', 'text');
