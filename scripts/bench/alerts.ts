@@ -4,6 +4,7 @@
  * has a webhook channel pointing at a local receiver; latency is the request's
  * arrival minus the check's deadline (its flip's `created`).
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Flip } from '../../shared/models/flip.js';
@@ -38,25 +39,29 @@ async function startReceiver(): Promise<{ url: string; arrivals: Map<string, num
 }
 
 /**
- * Measures alert latency for `count` checks.
+ * Measures alert latency for `count` checks: with `together`, cron checks
+ * that all go down in the same second; otherwise simple checks (timeout 2 s,
+ * grace 1 s) that go down 3 s after their ping.
  *
  * @param projectId - Project the API key belongs to (the webhook channel is created in it).
  * @returns Deadline → webhook arrival, milliseconds.
  * @throws Error when not every alert arrived within 60 s of the deadline.
  */
-export async function measureAlertLatency(origin: string, apiKey: string, projectId: string, count: number): Promise<Summary> {
+export async function measureAlertLatency(origin: string, apiKey: string, projectId: string, count: number, together = true): Promise<Summary> {
   const receiver = await startReceiver();
   try {
-    await createChannel({ projectId, kind: 'webhook', name: 'bench-receiver', value: receiver.url });
-    const paths = await createChecks(origin, apiKey, count, { schedule: '* * * * *', grace: 1, channels: 'bench-receiver' });
+    const name = `bench-receiver-${randomUUID()}`;
+    await createChannel({ projectId, kind: 'webhook', name, value: receiver.url });
+    const shape = together ? { schedule: '* * * * *', grace: 1 } : { timeout: 2, grace: 1 };
+    const paths = await createChecks(origin, apiKey, count, { ...shape, channels: name });
     const msToMinute = 60_000 - (Date.now() % 60_000);
-    if (msToMinute < MIN_LEAD_S * 1000) await sleep(msToMinute + 100);
+    if (together && msToMinute < MIN_LEAD_S * 1000) await sleep(msToMinute + 100);
     await inBatches(paths, 50, async (path) => {
       const res = await fetch(origin + path);
       if (!res.ok) throw new Error(`ping: HTTP ${res.status}`);
     });
     const until = Date.now() + 60_000 + 60_000;
-    while (receiver.arrivals.size < count && Date.now() < until) await sleep(250);
+    while (receiver.arrivals.size < count && Date.now() < until) await sleep(together ? 250 : 20);
     if (receiver.arrivals.size < count) throw new Error(`only ${receiver.arrivals.size} of ${count} alerts arrived`);
     const ids = paths.map((p) => p.split('/').pop()!);
     const flips = await Flip.find({ checkId: { $in: ids }, newStatus: 'down' }, { checkId: 1, created: 1 }).lean();

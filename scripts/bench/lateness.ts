@@ -59,11 +59,12 @@ export async function measureLateness(origin: string, apiKey: string, count: num
     if (!res.ok) throw new Error(`ping: HTTP ${res.status}`);
   });
   const until = pinged + (TIMEOUT_S + GRACE_S) * 1000 + 60_000;
+  const ids = paths.map((p) => p.split('/').pop()!);
   let flips: { created: Date; recorded: Date }[] = [];
   while (Date.now() < until) {
-    flips = await Flip.find({ reason: 'timeout' }, { created: 1, recorded: 1 }).lean();
+    flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, recorded: 1 }).lean();
     if (flips.length >= count) break;
-    await sleep(250);
+    await sleep(count === 1 ? 20 : 250);
   }
   if (flips.length < count) throw new Error(`only ${flips.length} of ${count} checks flipped`);
   return summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime()));

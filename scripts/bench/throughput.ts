@@ -14,6 +14,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** Responses with a 2xx status. */
+  ok: number;
   non2xx: number;
   errors: number;
 }
@@ -50,6 +52,7 @@ export async function load(origin: string, paths: string[], opts: LoadOptions): 
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
+    ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors,
   };

@@ -14,6 +14,6 @@ describe('web process (dist/server/main.js): process metrics', () => {
     const text = await res.text();
     await web.stop();
     expect([denied.status, res.status]).to.deep.equal([401, 200]);
-    for (const queue of ['deadlines', 'flips', 'sweep', 'notify']) expect(text).to.include(`hc_queue_jobs{queue="${queue}",state="waiting"}`);
+    for (const queue of ['deadlines', 'sweep', 'notify']) expect(text).to.include(`hc_queue_jobs{queue="${queue}",state="waiting"}`);
   });
 });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { runCli, stderrLines } from './run-cli.js';
+import { describeMongoUri } from '../../../shared/unreachable.js';
+import { testContext } from '../../helpers/hooks.js';
 
 describe('hc-admin usage', () => {
   it('exits 2 with one line on stderr for an unknown command', async () => {
@@ -44,6 +46,7 @@ describe('hc-admin usage', () => {
   it('names the database before a failure line', async () => {
     const result = await runCli(['channel', 'list', '--project', 'nope']);
     const [database, failure] = result.stderr.split('\n');
-    expect([database?.startsWith('hc-admin: database 127.0.0.1:27017/hc_test_'), failure]).to.deep.equal([true, 'hc-admin: project not found: nope']);
+    const expected = `hc-admin: database ${describeMongoUri(testContext().services.mongoUri)}`;
+    expect([database?.startsWith(expected), failure]).to.deep.equal([true, 'hc-admin: project not found: nope']);
   });
 });
