@@ -82,14 +82,27 @@ async function spawnService(name: string, command: string, args: string[], port:
 }
 
 /**
- * Starts redis-server on 127.0.0.1:`port` with its data (RDB snapshots) in `dataDir`.
+ * The settings the service requires of Redis (README "Redis settings"): the
+ * append-only file on and fsynced every second, so queued work survives a
+ * kill -9 of Redis, and no eviction, so a full Redis refuses writes instead of
+ * silently dropping jobs.
+ */
+export const REDIS_REQUIRED_SETTINGS: readonly string[] = Object.freeze([
+  '--appendonly', 'yes',
+  '--appendfsync', 'everysec',
+  '--maxmemory-policy', 'noeviction',
+]);
+
+/**
+ * Starts redis-server on 127.0.0.1:`port` with {@link REDIS_REQUIRED_SETTINGS}
+ * and its data (append-only file and RDB snapshots) in `dataDir`.
  *
  * @param command - The program; `redis-server` from PATH unless a test says otherwise.
  * @throws Error when redis-server is missing or does not start.
  */
 export async function startRedisServer(port: number, dataDir: string, command = 'redis-server'): Promise<LocalService> {
   mkdirSync(dataDir, { recursive: true });
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--daemonize', 'no'];
+  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--daemonize', 'no', ...REDIS_REQUIRED_SETTINGS];
   return spawnService('redis-server', command, args, port, `${dataDir}.log`);
 }
 

@@ -120,10 +120,10 @@ start_redis() {
   fi
   command -v redis-server >/dev/null 2>&1 || fail "redis-server is not installed (apt-get install -y redis-server)"
   mkdir -p "$DATA/redis"
-  say "starting redis-server on 127.0.0.1:$REDIS_PORT (no persistence, log .data/redis.log)"
-  # Redis only wakes workers; MongoDB is the truth, so nothing is saved to disk.
+  say "starting redis-server on 127.0.0.1:$REDIS_PORT (append-only file in .data/redis, log .data/redis.log)"
+  # The settings the service requires (README "Redis settings"): AOF fsynced every second, no eviction.
   launch redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA/redis" \
-    --save '' --appendonly no --daemonize no
+    --appendonly yes --appendfsync everysec --maxmemory-policy noeviction --daemonize no
 }
 
 # Waits until $1 (a name) listens on port $2, failing early if the process we started died.
