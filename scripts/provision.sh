@@ -2,12 +2,13 @@
 # Installs what `npm start` and `npm test` need on this machine and is missing,
 # without a prompt (they run it before each start and test run; it is quick once done):
 #
-#   scripts/provision.sh            redis-server, and a MongoDB-compatible server (below)
+#   scripts/provision.sh            redis-server, PostgreSQL, and a MongoDB-compatible server (below)
 #   scripts/provision.sh redis      only redis-server
+#   scripts/provision.sh postgres   only the PostgreSQL server (FerretDB's PostgreSQL backend and its tests)
 #   scripts/provision.sh ferretdb   only (re)build .data/bin/ferretdb from scripts/ferretdb when stale
 #
-# redis-server comes from the system: as root (or with password-less sudo) it is
-# installed with apt-get; otherwise one line names the command to run.
+# redis-server and PostgreSQL come from the system: as root (or with password-less
+# sudo) they are installed with apt-get; otherwise one line names the command to run.
 # MongoDB: where Go is available, the FerretDB binary is built from scripts/ferretdb
 # (used when mongodb-memory-server has no mongod, and by FerretDB's own tests);
 # without Go, mongodb-memory-server is asked to download mongod. Nothing here
@@ -20,7 +21,6 @@ DATA="$ROOT/.data"
 LOG="$DATA/provision.log"
 FERRET_SRC="$ROOT/scripts/ferretdb"
 FERRET_BIN="$DATA/bin/ferretdb"
-REDIS_INSTALL="apt-get install -y redis-server"
 
 say() { printf 'provision: %s\n' "$*"; }
 fail() { printf 'provision: error: %s\n' "$*" >&2; exit 1; }
@@ -55,22 +55,31 @@ as_root() {
   fi
 }
 
-provision_redis() {
-  command -v redis-server >/dev/null 2>&1 && return 0
+# Installs Debian package $1 with apt-get when $2 (a command) fails, or names the command to run.
+provision_package() {
+  local package="$1"
+  shift
+  "$@" >/dev/null 2>&1 && return 0
+  local hint="sudo apt-get install -y $package"
   if ! command -v apt-get >/dev/null 2>&1; then
-    say "redis-server is missing; install it with your package manager (Debian/Ubuntu: sudo $REDIS_INSTALL)"
+    say "$package is missing; install it with your package manager (Debian/Ubuntu: $hint)"
     return 0
   fi
-  say "installing redis-server with apt-get (log .data/provision.log)"
+  say "installing $package with apt-get (log .data/provision.log)"
   export DEBIAN_FRONTEND=noninteractive
-  local install=(apt-get -o DPkg::Lock::Timeout=120 install -y -q redis-server)
+  local install=(apt-get -o DPkg::Lock::Timeout=120 install -y -q "$package")
   if as_root "${install[@]}" </dev/null >>"$LOG" 2>&1 \
     || { as_root apt-get update -q </dev/null >>"$LOG" 2>&1 && as_root "${install[@]}" </dev/null >>"$LOG" 2>&1; }; then
-    say "redis-server installed: $(command -v redis-server)"
+    say "$package installed"
   else
-    say "redis-server is missing and could not be installed here; run: sudo $REDIS_INSTALL"
+    say "$package is missing and could not be installed here; run: $hint"
   fi
 }
+
+provision_redis() { provision_package redis-server command -v redis-server; }
+
+# The PostgreSQL server (Debian layout) for FerretDB's PostgreSQL backend and its tests.
+provision_postgres() { provision_package postgresql bash -c 'ls /usr/lib/postgresql/*/bin/postgres'; }
 
 # True when mongodb-memory-server has mongod (cached or on the system), or can download it now.
 mongod_available() {
@@ -92,9 +101,11 @@ mkdir -p "$DATA"
 case "${1:-all}" in
   all)
     provision_redis
+    provision_postgres
     provision_mongo
     ;;
   redis) provision_redis ;;
+  postgres) provision_postgres ;;
   ferretdb) build_ferretdb ;;
-  *) fail "usage: scripts/provision.sh [all|redis|ferretdb]" ;;
+  *) fail "usage: scripts/provision.sh [all|redis|postgres|ferretdb]" ;;
 esac
