@@ -59,6 +59,7 @@ npm install --no-audit --no-fund >"$WORK/install.log" 2>&1 || { tail -n 30 "$WOR
 start() {
   setsid npm start >>"$WORK/start.log" 2>&1 </dev/null &
   APP_PID=$!
+  disown "$APP_PID"
   for _ in $(seq 1 300); do
     [[ "$(curl -s "$ORIGIN/api/v3/status/" || true)" == OK ]] && return 0
     kill -0 "$APP_PID" 2>/dev/null || fail "npm start exited"
@@ -93,7 +94,6 @@ start
 # Every process at once: npm start's group, and the embedded servers (their own groups) found by port.
 pids="$(server_pids)"
 kill -KILL -- "-$APP_PID" $pids
-wait "$APP_PID" 2>/dev/null || true
 APP_PID=
 sleep 1
 start

@@ -35,7 +35,7 @@ find_go() {
 build_ferretdb() {
   local stale=0 f go_bin
   [[ -x "$FERRET_BIN" ]] || stale=1
-  for f in "$FERRET_SRC"/*.go "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
+  for f in "$FERRET_SRC"/*.go "$FERRET_SRC"/patches/* "$FERRET_SRC/build.sh" "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
     [[ "$f" -nt "$FERRET_BIN" ]] && stale=1
   done
   [[ $stale -eq 1 ]] || return 0
@@ -43,8 +43,7 @@ build_ferretdb() {
   [[ -n "$go_bin" ]] || fail "go is not installed; it is needed once to build FerretDB from scripts/ferretdb"
   say "building FerretDB into .data/bin/ferretdb (the first time downloads Go modules, about a minute)"
   mkdir -p "$DATA/bin"
-  (cd "$FERRET_SRC" && GOFLAGS="${GOFLAGS:-} -mod=mod" "$go_bin" build -o "$FERRET_BIN" .) >>"$LOG" 2>&1 \
-    || fail "building FerretDB failed (see .data/provision.log)"
+  GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" >>"$LOG" 2>&1 || fail "building FerretDB failed (see .data/provision.log)"
 }
 
 # Runs apt-get as root, or through password-less sudo; false when neither is possible.

@@ -21,6 +21,9 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
+import { UnreachableError } from '../shared/unreachable.js';
+import { trackQueueDepths } from '../shared/metrics.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -94,7 +97,7 @@ async function ensureServices(): Promise<LocalService[]> {
   if (missing.length === 0) return started;
   await Promise.all(started.map((s) => s.stop()));
   const say = (key: 'name' | 'variable' | 'fix') => missing.map((kind) => MISSING[kind][key]).join(' and ');
-  throw new MissingServices(`npm start: no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
+  throw new MissingServices(`no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
 }
 
 async function main(): Promise<void> {
@@ -107,6 +110,9 @@ async function main(): Promise<void> {
     await Promise.all([waitForRedis(webRedis), waitForRedis(workerRedis)]);
     const webQueues = openQueues(webRedis);
     const workerQueues = openQueues(workerRedis);
+    reportRedisOutages(webRedis, log, Object.values(webQueues));
+    reportRedisOutages(workerRedis, log, Object.values(workerQueues));
+    const depths = trackQueueDepths(webRedis);
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
     const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
     onShutdown(async () => {
       await Promise.all([http.close(), smtpd.close()]);
       await workers.close();
-      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]);
+      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
       await Promise.all([webRedis.quit(), workerRedis.quit()]);
       await disconnectDb();
       await stopServices();
@@ -127,8 +133,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // A missing service is the user's to fix: one plain line, not a stack trace.
-  if (err instanceof MissingServices) process.stderr.write(`${err.message}\n`);
+  // A missing or unreachable service is the user's to fix: one plain line, not a stack trace.
+  if (err instanceof MissingServices || err instanceof UnreachableError) process.stderr.write(`npm start: ${err.message}\n`);
   else log.fatal({ err }, 'cannot start');
   process.exit(1);
 });

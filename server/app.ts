@@ -1,16 +1,24 @@
 /**
  * The Express application, without `listen` (tests mount it with supertest).
  *
- * Paths: `/api/v3/…` Management API, `/ping/…` Pinging API, `/badge/…` and
- * `/b/…` badge documents, `/api/v3/status/` health check.
+ * Paths: `/api/v1/…`, `/api/v2/…` and `/api/v3/…` Management API (the same
+ * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
+ * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
+ * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
+ * endpoints (process metrics, `/admin/queues`) when a credential is configured.
  */
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
+import { API_VERSIONS, useApiVersion } from './middleware/version.js';
 import { pingRouter } from './routes/ping.js';
 import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { projectMetricsRouter } from './routes/project-metrics.js';
+import { opsRouter } from './routes/ops.js';
 import { isDbReachable } from '../shared/db.js';
+import { config } from '../shared/config.js';
+import type { OpsConfig } from '../shared/config-ops.js';
 import type { Clock } from '../shared/clock.js';
 import type { Queues } from '../shared/queues/index.js';
 
@@ -20,6 +28,8 @@ export interface AppDeps {
   /** Redis connection of this process (role `web`). */
   redis: Redis;
   queues: Queues;
+  /** Metrics and admin settings; default `config.ops` (tests pass their own). */
+  ops?: OpsConfig;
 }
 
 /**
@@ -33,14 +43,20 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
   app.set('case sensitive routing', true);
+  const ops = deps.ops ?? config.ops;
 
-  app.get('/api/v3/status/', async (_req, res) => {
-    const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
-    res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
-  });
+  const api = apiRouter(deps);
+  for (const version of API_VERSIONS) {
+    app.get(`/api/v${version}/status/`, async (_req, res) => {
+      const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
+      res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
+    });
+    app.use(`/api/v${version}`, useApiVersion(version), api);
+  }
   app.use('/ping', pingRouter(deps));
-  app.use('/api/v3', apiRouter(deps));
   app.use(badgeRouter(deps.clock));
+  if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
+  app.use(opsRouter(ops, deps.queues));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

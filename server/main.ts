@@ -1,7 +1,9 @@
 /**
  * The `web` process (Procfile): Management API, Pinging API and badges on
- * `PORT`. SIGTERM/SIGINT stop accepting, let requests in flight finish, then
- * close the queues, Redis and MongoDB, within 10 s.
+ * `PORT`, plus the operator endpoints (metrics, queue dashboard). SIGTERM/SIGINT
+ * stop accepting, let requests in flight finish, then close the queues, Redis
+ * and MongoDB, within 10 s. MongoDB or Redis not reachable at start is one
+ * fatal log line; a later Redis outage one line each way.
  */
 import { createApp } from './app.js';
 import { listen } from './http.js';
@@ -13,6 +15,8 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
+import { trackQueueDepths } from '../shared/metrics.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -21,11 +25,13 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl, 'web');
   await waitForRedis(redis);
   const queues = openQueues(redis);
+  reportRedisOutages(redis, log, Object.values(queues));
+  const depths = trackQueueDepths(redis);
   const http = await listen(createApp({ clock: systemClock, redis, queues }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {
     await http.close();
-    await closeQueues(queues);
+    await Promise.all([closeQueues(queues), depths.close()]);
     await redis.quit();
     await disconnectDb();
   }, log);

@@ -3,6 +3,7 @@
  * Nothing else in the code base reads `process.env`. A bad value stops the boot.
  */
 import Joi from 'joi';
+import { opsConfigOf, opsSchemaKeys, type OpsConfig } from './config-ops.js';
 
 /** The service's settings. Durations say their unit in the name. */
 export interface Config {
@@ -14,31 +15,49 @@ export interface Config {
   readonly baseUrl: string;
   /** MongoDB connection string; default the local one `npm start` / `npm run services` provide. */
   readonly mongodbUri: string;
+  /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
+  readonly mongodbUriGiven: boolean;
   /** Redis connection string (redis:// or rediss://); default the local one. */
   readonly redisUrl: string;
-  /** Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the reference; set false when clients reach the service directly). */
+  /**
+   * Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the
+   * reference; set false when clients reach the service directly, or any client can spoof its remote_addr).
+   */
   readonly trustProxy: boolean;
   /** pino level. */
   readonly logLevel: string;
-  /** Secret for badge signatures (behaviour.md §3.12). */
+  /** Secret for badge signatures (behaviour.md §3.12); never the development value in production. */
   readonly secretKey: string;
   /** Label of the project-wide (`*`) shields badge. */
   readonly siteName: string;
   /** Bytes of a ping body stored per ping (seed: first 10 kB; behaviour.md §4.2: 10000). */
   readonly pingBodyLimitBytes: number;
+  /**
+   * Bytes of a ping body read at most; beyond it reading stops, the ping is answered
+   * and the connection closed (a larger body is still never rejected, behaviour.md §4.3 step 5).
+   */
+  readonly pingBodyReadCapBytes: number;
   /** Default ping log limit of a new project (behaviour.md §1.1: 100). */
   readonly defaultPingLogLimit: number;
-  /** Default check limit of a new project (behaviour.md §1.1: 20). */
+  /** Default check limit of a new project (behaviour.md §1.1: 10,000 when self-hosted). */
   readonly defaultCheckLimit: number;
   /**
    * Floor for `timeout` and `grace`, in seconds. 60 per the seed; only
    * `NODE_ENV=test` (tests, the bench) may lower it through TEST_MIN_PERIOD_SECONDS.
    */
   readonly minPeriodSeconds: number;
+  /** How long a process waits at start for MongoDB and for Redis, in milliseconds. */
+  readonly connectTimeoutMs: number;
   /** Interval of the deadline reconciliation sweep, in milliseconds. */
   readonly sweepIntervalMs: number;
-  /** Number of deadline jobs a worker processes at once. */
+  /** Number of deadline jobs a worker processes at once (those running together share database round trips). */
   readonly deadlineConcurrency: number;
+  /** Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs. */
+  readonly queuePrefix: string;
+  /** BullMQ job lock and stalled-job check interval, milliseconds: a killed worker's jobs move on within about twice this. */
+  readonly jobLockMs: number;
+  /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
+  readonly crashAt: string | null;
   /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
   readonly smtpPort: number;
   /** Address smtpd binds to; `0.0.0.0` (all interfaces) by default. */
@@ -49,6 +68,8 @@ export interface Config {
   readonly smtpMaxMessageBytes: number;
   /** Alert delivery settings (behaviour.md §6). */
   readonly notify: NotifyConfig;
+  /** Metrics, admin credential and queue dashboard (see shared/config-ops.ts). */
+  readonly ops: OpsConfig;
 }
 
 /**
@@ -71,6 +92,11 @@ export interface NotifyConfig {
   readonly backoffMs: number;
   /** Notify jobs a worker runs at once (behaviour.md §6 rule 3: at most N concurrently). */
   readonly concurrency: number;
+  /**
+   * Whether provider requests may reach loopback, private, link-local, multicast and
+   * other non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, as the reference; default false).
+   */
+  readonly allowPrivateIps: boolean;
   readonly telegramApiUrl: string;
   /** Bot token used when a telegram channel names none. */
   readonly telegramToken: string;
@@ -96,6 +122,8 @@ export interface NotifyConfig {
 export const LOCAL_MONGODB_URI = 'mongodb://127.0.0.1:27017/hc';
 /** Redis used when REDIS_URL is unset. */
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+/** SECRET_KEY when unset outside production; refused in production. */
+export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
 
 const httpUrl = Joi.string().uri({ scheme: ['http', 'https'] });
 
@@ -107,9 +135,17 @@ const schema = Joi.object({
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(true),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  SECRET_KEY: Joi.string().min(1).default('insecure-development-secret'),
+  SECRET_KEY: Joi.when('NODE_ENV', {
+    is: 'production',
+    then: Joi.string().min(1).invalid(DEVELOPMENT_SECRET_KEY).required().messages({
+      'any.required': 'SECRET_KEY must be set when NODE_ENV=production',
+      'any.invalid': 'SECRET_KEY must not be the development value when NODE_ENV=production',
+    }),
+    otherwise: Joi.string().min(1).default(DEVELOPMENT_SECRET_KEY),
+  }),
   SITE_NAME: Joi.string().default('hc-monitor'),
   PING_BODY_LIMIT: Joi.number().integer().min(0).default(10000),
+  PING_BODY_READ_CAP: Joi.number().integer().min(Joi.ref('PING_BODY_LIMIT')).default(1024 * 1024),
   DEFAULT_PING_LOG_LIMIT: Joi.number().integer().min(1).default(100),
   DEFAULT_CHECK_LIMIT: Joi.number().integer().min(0).default(10_000),
   TEST_MIN_PERIOD_SECONDS: Joi.when('NODE_ENV', {
@@ -117,8 +153,16 @@ const schema = Joi.object({
     then: Joi.number().integer().min(1).max(60),
     otherwise: Joi.forbidden().messages({ 'any.unknown': 'TEST_MIN_PERIOD_SECONDS is allowed only with NODE_ENV=test' }),
   }),
+  CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
-  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(50),
+  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(500),
+  JOB_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
+  QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('hc'),
+  TEST_CRASH_AT: Joi.when('NODE_ENV', {
+    is: 'test',
+    then: Joi.string(),
+    otherwise: Joi.forbidden().messages({ 'any.unknown': 'TEST_CRASH_AT is allowed only with NODE_ENV=test' }),
+  }),
   SMTP_PORT: Joi.number().integer().min(0).max(65535).default(2525),
   SMTP_HOST: Joi.string().ip().default('0.0.0.0'),
   PING_EMAIL_DOMAIN: Joi.string().hostname(),
@@ -129,6 +173,7 @@ const schema = Joi.object({
   NOTIFY_ATTEMPTS: Joi.number().integer().min(1).default(5),
   NOTIFY_BACKOFF_MS: Joi.number().integer().min(10).default(5000),
   NOTIFY_CONCURRENCY: Joi.number().integer().min(1).default(50),
+  INTEGRATIONS_ALLOW_PRIVATE_IPS: Joi.boolean().truthy('1').falsy('0').default(false),
   TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
   TELEGRAM_TOKEN: Joi.string().allow('').default(''),
   PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),
@@ -143,13 +188,14 @@ const schema = Joi.object({
   TWILIO_ACCOUNT: Joi.string().allow('').default(''),
   TWILIO_AUTH: Joi.string().allow('').default(''),
   TWILIO_FROM: Joi.string().allow('').default(''),
+  ...opsSchemaKeys,
 }).unknown(true);
 
 /**
  * Validates an environment and builds a frozen {@link Config}.
  *
  * @param env - Usually `process.env`.
- * @throws Error naming the first bad variable.
+ * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const { value, error } = schema.validate(env, { abortEarly: true });
@@ -161,27 +207,46 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     port,
     baseUrl,
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
+    mongodbUriGiven: value.MONGODB_URI !== undefined,
     redisUrl: value.REDIS_URL ?? LOCAL_REDIS_URL,
     trustProxy: value.TRUST_PROXY,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
     siteName: value.SITE_NAME,
     pingBodyLimitBytes: value.PING_BODY_LIMIT,
+    pingBodyReadCapBytes: value.PING_BODY_READ_CAP,
     defaultPingLogLimit: value.DEFAULT_PING_LOG_LIMIT,
     defaultCheckLimit: value.DEFAULT_CHECK_LIMIT,
     minPeriodSeconds: value.TEST_MIN_PERIOD_SECONDS ?? 60,
+    connectTimeoutMs: value.CONNECT_TIMEOUT_MS,
     sweepIntervalMs: value.SWEEP_INTERVAL_MS,
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
+    queuePrefix: value.QUEUE_PREFIX,
+    jobLockMs: value.JOB_LOCK_MS,
+    crashAt: value.TEST_CRASH_AT ?? null,
     smtpPort: value.SMTP_PORT,
     smtpHost: value.SMTP_HOST,
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
     smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
     notify: Object.freeze(notifyConfigOf(value, baseUrl)),
+    ops: Object.freeze(opsConfigOf(value)),
   });
 }
 
-/** The process's configuration. */
-export const config: Config = loadConfig(process.env);
+/**
+ * The process's configuration. A bad environment ends the process here, with
+ * one line on stderr and exit status 1, before anything else starts.
+ */
+export const config: Config = loadProcessConfig();
+
+function loadProcessConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
@@ -197,6 +262,7 @@ function notifyConfigOf(value: Record<string, any>, baseUrl: string): NotifyConf
     attempts: value.NOTIFY_ATTEMPTS,
     backoffMs: value.NOTIFY_BACKOFF_MS,
     concurrency: value.NOTIFY_CONCURRENCY,
+    allowPrivateIps: value.INTEGRATIONS_ALLOW_PRIVATE_IPS,
     telegramApiUrl: trimSlash(value.TELEGRAM_API_URL),
     telegramToken: value.TELEGRAM_TOKEN,
     pushoverApiUrl: trimSlash(value.PUSHOVER_API_URL),

@@ -3,15 +3,23 @@
  * and FerretDB: no transactions and no FerretDB-only behaviour are relied on.
  */
 import mongoose from 'mongoose';
+import { config } from './config.js';
+import { describeMongoUri, reasonOf, UnreachableError } from './unreachable.js';
 
 /**
  * Connects the default Mongoose connection and builds the models' indexes.
  *
  * @param uri - A mongodb:// URI including the database name.
- * @throws the driver's error when the server cannot be reached within 10 s.
+ * @param timeoutMs - How long to look for a server, in milliseconds (default CONNECT_TIMEOUT_MS, 10 s).
+ * @throws UnreachableError `cannot reach MongoDB at <hosts/db>: <reason>` when no server answers in time.
  */
-export async function connectDb(uri: string): Promise<void> {
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: false });
+export async function connectDb(uri: string, timeoutMs: number = config.connectTimeoutMs): Promise<void> {
+  try {
+    await mongoose.connect(uri, { serverSelectionTimeoutMS: timeoutMs, autoIndex: false });
+  } catch (err) {
+    await mongoose.disconnect();
+    throw new UnreachableError('MongoDB', describeMongoUri(uri), reasonOf(err));
+  }
   await createIndexes();
 }
 

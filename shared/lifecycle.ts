@@ -5,6 +5,10 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { config } from './config.js';
+import { logger } from './logger.js';
+import { reportRedisOutages } from './redis-outages.js';
+import { describeRedis, UnreachableError } from './unreachable.js';
 
 /**
  * How long a graceful shutdown may take before the process exits anyway, in
@@ -12,18 +16,20 @@ import type { Logger } from 'pino';
  */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** How long boot waits for Redis to accept commands, in milliseconds. */
-export const REDIS_READY_TIMEOUT_MS = 10_000;
+const redisLog = logger.child({ module: 'redis' });
 
 /**
  * Waits until `redis` is ready. A web connection has no offline queue, so a
- * command sent before this would fail; waiting also turns an unreachable Redis
- * into one clear boot error instead of endless reconnect logs.
+ * command sent before this would fail. Meanwhile the connection's errors are
+ * only recorded, so an unreachable Redis is one line (the error this throws)
+ * instead of a stack trace per reconnection attempt; from then on its outages
+ * are reported one line each ({@link reportRedisOutages}).
  *
- * @param timeoutMs - Give up after this many milliseconds.
- * @throws Error when Redis is not ready in time.
+ * @param timeoutMs - Give up after this many milliseconds (default CONNECT_TIMEOUT_MS, 10 s).
+ * @throws UnreachableError `cannot reach Redis at <host:port/db> after <n> ms: <reason>` when Redis is not ready in time.
  */
-export async function waitForRedis(redis: Redis, timeoutMs: number = REDIS_READY_TIMEOUT_MS): Promise<void> {
+export async function waitForRedis(redis: Redis, timeoutMs: number = config.connectTimeoutMs): Promise<void> {
+  const outages = reportRedisOutages(redis, redisLog, [], { quietUntilReady: true });
   if (redis.status === 'ready') return;
   // Not events.once: it rejects on the first 'error' event, and ioredis emits one for
   // every refused connection attempt while it keeps retrying.
@@ -34,7 +40,8 @@ export async function waitForRedis(redis: Redis, timeoutMs: number = REDIS_READY
     };
     const timer = setTimeout(() => {
       redis.off('ready', onReady);
-      reject(new Error(`Redis is not reachable after ${timeoutMs} ms`));
+      const reason = outages.lastReason() ?? 'no answer';
+      reject(new UnreachableError('Redis', describeRedis(redis.options), `${reason} (after ${timeoutMs} ms)`));
     }, timeoutMs);
     redis.once('ready', onReady);
   });

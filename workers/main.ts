@@ -1,6 +1,7 @@
 /**
  * The `worker` process (Procfile): consumes the BullMQ queues and runs the
- * reconciliation sweep. SIGTERM/SIGINT close the workers (active jobs finish),
+ * reconciliation sweep; with WORKER_METRICS_PORT set, it serves its metrics
+ * there (shared/metrics-listener.ts). SIGTERM/SIGINT close the workers (active jobs finish),
  * the queues, Redis and MongoDB, within 10 s.
  */
 import { connectDb, disconnectDb } from '../shared/db.js';
@@ -11,6 +12,8 @@ import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
+import { startWorkerMetrics } from '../shared/metrics-listener.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
 import { startWorkers } from './start.js';
 
 const log = logger.child({ module: 'worker-main' });
@@ -20,8 +23,11 @@ async function main(): Promise<void> {
   const connection = createRedis(config.redisUrl, 'worker');
   await waitForRedis(connection);
   const queues = openQueues(connection);
+  reportRedisOutages(connection, log, Object.values(queues));
   const running = await startWorkers({ connection, queues, clock: systemClock, settings: config });
+  const metrics = await startWorkerMetrics(connection, config.ops);
   onShutdown(async () => {
+    await metrics.close();
     await running.close();
     await closeQueues(queues);
     await connection.quit();

@@ -11,26 +11,23 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../shared/clock.js';
 import { config as appConfig, type NotifyConfig } from '../shared/config.js';
+import { crashPoint } from '../shared/crash.js';
 import { logger } from '../shared/logger.js';
+import { observeAlertSeconds } from '../shared/metrics.js';
 import { Channel, type ChannelDoc } from '../shared/models/channel.js';
 import { Check, type CheckDoc } from '../shared/models/check.js';
-import { Flip, type FlipDoc } from '../shared/models/flip.js';
 import { deliver } from '../shared/notify/deliver.js';
 import { alertOf } from '../shared/notify/message.js';
-import {
-  abandonNotification,
-  claimNotification,
-  ensureNotification,
-  findNotification,
-  recordDelivered,
-  recordFailed,
-} from '../shared/notify/notifications.js';
+import { abandonNotification, claimNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
 import { DeliveryError } from '../shared/notify/types.js';
+import { workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
 import type { NotifyPayload } from '../shared/queues/payloads.js';
 import type { WorkerDeps } from './deps.js';
 
 const log = logger.child({ module: 'notify-worker' });
+
+const MS_PER_SECOND = 1000;
 
 /** What {@link processNotify} needs. */
 export interface NotifyWorkerDeps {
@@ -38,12 +35,12 @@ export interface NotifyWorkerDeps {
   config: NotifyConfig;
 }
 
-/** Why a notify job has nothing to send (no alerts for paused checks or disabled channels). */
-function whyNotSend(flip: unknown, check: CheckDoc | null | undefined, channel: ChannelDoc | null): string {
-  if (!flip) return 'flip was deleted';
+/** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
+function whyNotSend(check: CheckDoc | null, channel: ChannelDoc | null): string | null {
   if (!check) return 'check was deleted';
   if (!channel) return 'channel was deleted';
-  return channel.disabled ? 'channel is disabled' : 'check is paused';
+  if (channel.disabled) return 'channel is disabled';
+  return check.status === 'paused' ? 'check is paused' : null;
 }
 
 /**
@@ -55,46 +52,50 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
 }
 
 /**
- * Processes one `notify` job.
+ * Processes one `notify` job. The claim, the channel and the check are read
+ * at once (one round trip before the provider request); the notification
+ * carries the flip's moment and reason, so the flip is not read.
  *
- * @param job - Carries the flip's and the channel's ids.
+ * @param job - Carries the flip's, the check's and the channel's ids.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
  * @returns `delivered`, or `skipped` when there is nothing (more) to send.
  * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry;
  *   DelayedError after moving the job to when another attempt's lease ends.
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
-  const { flipId, channelId } = notifyPayload(job);
-  const [flip, channel] = await Promise.all([
-    Flip.findById(flipId).lean<FlipDoc & { _id: unknown }>(),
+  const { flipId, checkId, channelId } = notifyPayload(job);
+  const [claim, channel, check] = await Promise.all([
+    claimNotification({ flipId, channelId }, leaseMsOf(deps.config), deps.clock()),
     Channel.findById(channelId).lean<ChannelDoc>(),
+    Check.findById(checkId, { name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 }).lean<CheckDoc>(),
   ]);
-  const check = flip && (await Check.findById(flip.checkId).lean<CheckDoc>());
-  if (!flip || !check || !channel || channel.disabled || check.status === 'paused') {
-    await abandonNotification(flipId, channelId, whyNotSend(flip, check, channel), deps.clock());
-    return 'skipped';
-  }
-  // The fan-out created it; the upsert is only for a job whose document was lost.
-  const notification = (await findNotification(flipId, channelId)) ?? (await ensureNotification(flip, channelId, deps.clock()));
-  const claim = await claimNotification(notification._id, leaseMsOf(deps.config), deps.clock());
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {
     await job.moveToDelayed(claim.until.getTime(), token);
     throw new DelayedError();
   }
+  const { notification } = claim;
+  const why = whyNotSend(check, channel);
+  if (why !== null || !check || !channel) {
+    await abandonNotification(notification, claim.token, why ?? '', deps.clock());
+    return 'skipped';
+  }
+  crashPoint('notify-claimed');
 
   const started = deps.clock();
+  const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated };
   try {
-    await deliver(channel, alertOf(claim.notification._id, check, flip, deps.config.baseUrl), deps.config);
+    await deliver(channel, alertOf(notification._id, check, flip, deps.config.baseUrl), deps.config);
   } catch (err) {
     const error = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
     const final = !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    await recordFailed(claim.notification, claim.token, error, final, started, deps.clock());
+    await recordFailed(notification, claim.token, error, final, started, deps.clock());
     log.warn({ flipId, channelId, kind: channel.kind, err: error.message, final }, 'alert not delivered');
     if (!error.retryable) throw new UnrecoverableError(error.message);
     throw error;
   }
-  if (!(await recordDelivered(claim.notification, claim.token, started, deps.clock()))) {
+  observeAlertSeconds((deps.clock().getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
+  if (!(await recordDelivered(notification, claim.token, started, deps.clock()))) {
     log.warn({ flipId, channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
   }
   return 'delivered';
@@ -103,14 +104,15 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
 /**
  * Reads a job's payload.
  *
- * @throws UnrecoverableError when it lacks the flip or channel id (retrying cannot help).
+ * @throws UnrecoverableError when it lacks the flip, check or channel id (retrying cannot help).
  */
 export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
   const data = job.data as Partial<NotifyPayload> | null;
-  if (typeof data?.flipId !== 'string' || typeof data.channelId !== 'string' || !data.flipId || !data.channelId) {
-    throw new UnrecoverableError('notify job without a flipId and channelId');
+  const { flipId, checkId, channelId } = data ?? {};
+  if (typeof flipId !== 'string' || typeof checkId !== 'string' || typeof channelId !== 'string' || !flipId || !checkId || !channelId) {
+    throw new UnrecoverableError('notify job without a flipId, checkId and channelId');
   }
-  return { flipId: data.flipId, channelId: data.channelId };
+  return { flipId, checkId, channelId };
 }
 
 /**
@@ -122,7 +124,7 @@ export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
 export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
   const config = deps.notify ?? appConfig.notify;
   return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config }), {
-    connection: deps.connection,
+    ...workerOptions(deps.connection),
     concurrency: config.concurrency,
     ...options,
   });

@@ -5,15 +5,15 @@
 import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
-import { flipWorker } from './flips.js';
 import { notifyWorker } from './notify.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
+import { reportRedisOutages } from '../shared/redis-outages.js';
 
 const log = logger.child({ module: 'workers' });
 
 /** One factory per queue the worker process consumes; adding a consumer is one line here. */
-export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, flipWorker, notifyWorker];
+export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, notifyWorker];
 
 /** Running workers. */
 export interface RunningWorkers {
@@ -25,7 +25,7 @@ export interface RunningWorkers {
 /**
  * Starts every worker in {@link WORKERS}, schedules the repeating sweep (and
  * re-creates its scheduler should a Redis flush delete it) and runs one sweep
- * at once, so deadline and flip jobs lost while no worker ran are back before
+ * at once, so deadline and notify jobs lost, and flips left owed, while no worker ran, are back before
  * the first interval passes.
  *
  * @param deps - Connection, queues, clock and settings shared by all workers.
@@ -37,8 +37,8 @@ export async function startWorkers(
   factories: readonly WorkerFactory[] = WORKERS,
 ): Promise<RunningWorkers> {
   const workers = factories.map((build) => build(deps));
+  reportRedisOutages(deps.connection, log, workers);
   for (const worker of workers) {
-    worker.on('error', (err) => log.error({ err, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, err) =>
       log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'),
     );
@@ -56,6 +56,7 @@ export async function startWorkers(
     await close();
     throw err;
   }
+  reportRedisOutages(deps.connection, log, [sweepQueue]);
   stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
   log.info({ queues: workers.map((w) => w.name) }, 'workers started');

@@ -1,41 +1,45 @@
 /**
  * The reconciliation sweep: MongoDB is the truth and Redis only wakes workers,
- * so a lost Redis (flush, failover, a ping that could not enqueue) must lose
- * nothing. Periodically re-creates the deadline jobs of checks due soon and
- * re-enqueues flips nobody has notified yet. Every step is idempotent, so two
- * sweeps at once, or a sweep racing a ping, do no harm.
+ * so a lost Redis (flush, failover, a ping that could not enqueue) and a
+ * crashed process must lose nothing. Periodically adds the deadline jobs Redis
+ * lost, completes flips left owed in checks' outboxes, and re-queues alerts
+ * whose notify jobs were lost. Every step is idempotent and every query uses
+ * an index, so two sweeps at once, or a sweep racing a ping, do no harm.
  */
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Check } from '../shared/models/check.js';
-import { Flip } from '../shared/models/flip.js';
-import { scheduleDeadline } from '../shared/queues/deadlines.js';
+import { Check, type CheckDoc } from '../shared/models/check.js';
+import { config as appConfig } from '../shared/config.js';
+import { ensureDeadlines } from '../shared/queues/deadlines.js';
+import { bullOptions, workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
-import { flipJobOptions } from '../shared/services/flips.js';
+import { completeOutbox } from '../shared/services/outbox.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
-import { requeueStaleNotifications } from './flips.js';
+import { requeueStaleNotifications } from './requeue.js';
 
 const log = logger.child({ module: 'sweep' });
 
 /** Documents read per cursor batch and jobs added at once. */
-const BATCH_SIZE = 200;
+const BATCH_SIZE = 500;
 
 /**
- * An unprocessed flip younger than this (milliseconds) is left alone: its own
- * enqueue (recordFlip) or its notify job is probably still in flight.
+ * An outbox entry or pending notification younger than this (milliseconds) is
+ * left alone: the process that wrote it is probably still completing it.
  */
-export const FLIP_STALE_MS = 60_000;
+export const OWED_STALE_MS = 10_000;
 
 /** The id of the repeating sweep job scheduler. */
 export const SWEEP_SCHEDULER_ID = 'sweep';
 
 /** What one sweep did. */
 export interface SweepResult {
-  /** Checks whose deadline job was (re)scheduled. */
+  /** Checks whose deadline job was added if missing. */
   deadlines: number;
-  /** Unprocessed flips put back on the `flips` queue. */
+  /** Owed flips completed. */
   flips: number;
+  /** Notifications whose notify job was put back. */
+  notifications: number;
 }
 
 /** Runs `fn` on successive batches of `source`, holding one batch in memory at a time. */
@@ -57,48 +61,43 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
 /**
  * One sweep.
  *
- * 1. Every check not stored `down` whose deadline is at most two sweep
- *    intervals ahead (or already past) gets its deadline job scheduled again.
- *    Deduplication keeps it to one job per check, and the horizon makes sure a
- *    job lost in Redis is back before it is due, not one interval late.
- * 2. Every flip still unprocessed after {@link FLIP_STALE_MS} is added to the
- *    `flips` queue under its deterministic job id; BullMQ ignores the add while
- *    that job still exists (a failed one is kept for inspection).
- * 3. Every notification whose notify job was lost after the fan-out is put
- *    back on the `notify` queue (`requeueStaleNotifications`).
+ * 1. Every check whose deadline is at most two sweep intervals ahead (or
+ *    already past) gets its deadline job added if Redis has none; an existing
+ *    job is left as it is. The horizon makes sure a job lost in Redis is back
+ *    before it is due, not one interval late (index `{deadline: 1}`).
+ * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed: its
+ *    flip and notifications are written if missing (index `{outbox.recorded: 1}`).
+ * 3. Every notification whose notify job was lost is put back on the `notify` queue.
  *
- * @param deps - Queues, clock and `settings.sweepIntervalMs`.
- * @returns How many deadlines and flips were enqueued.
+ * @param deps - Queues, clock, `settings.sweepIntervalMs` and notify settings.
+ * @returns How many deadlines, flips and notifications were enqueued or completed.
  * @throws the MongoDB or Redis error (the next sweep tries again).
  */
 export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'settings' | 'notify'>): Promise<SweepResult> {
   const now = deps.clock();
   const horizon = new Date(now.getTime() + 2 * deps.settings.sweepIntervalMs);
-  const checks = Check.find({ status: { $ne: 'down' }, deadline: { $ne: null, $lte: horizon } }, { deadline: 1 })
+  const checks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 })
     .lean<{ _id: string; deadline: Date }[]>()
     .cursor({ batchSize: BATCH_SIZE });
-  const deadlines = await inBatches(checks, async (batch) => {
-    await Promise.all(batch.map((c) => scheduleDeadline(deps.queues.deadlines, c._id, c.deadline, now)));
-  });
+  const deadlines = await inBatches(checks, (batch) =>
+    ensureDeadlines(deps.queues.deadlines, batch.map((c) => ({ checkId: c._id, at: c.deadline })), now),
+  );
 
-  const staleBefore = new Date(now.getTime() - FLIP_STALE_MS);
-  const flipIds = Flip.find({ processed: null, recorded: { $lte: staleBefore } }, { _id: 1 })
-    .lean<{ _id: unknown }[]>()
+  const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
+  const owing = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 })
+    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'outbox'>[]>()
     .cursor({ batchSize: BATCH_SIZE });
-  const flips = await inBatches(flipIds, async (batch) => {
-    // Same job options as recordFlip, so a re-enqueued flip behaves like a fresh one.
-    await deps.queues.flips.addBulk(
-      batch.map(({ _id }) => ({
-        name: 'flip',
-        data: { flipId: String(_id) },
-        opts: flipJobOptions(String(_id)),
-      })),
-    );
+  const notify = deps.notify ?? appConfig.notify;
+  let flips = 0;
+  await inBatches(owing, async (batch) => {
+    const owed = batch.flatMap((check) => check.outbox.filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
+    flips += owed.length;
+    await completeOutbox({ queues: deps.queues, notify }, owed, deps.clock());
   });
 
-  const notifications = await requeueStaleNotifications(deps, FLIP_STALE_MS);
+  const notifications = await requeueStaleNotifications(deps, OWED_STALE_MS);
   if (deadlines + flips + notifications > 0) log.info({ deadlines, flips, notifications }, 'sweep enqueued');
-  return { deadlines, flips };
+  return { deadlines, flips, notifications };
 }
 
 /** Upserts the repeating sweep job scheduler, every `intervalMs` milliseconds. */
@@ -120,7 +119,7 @@ async function upsertSweepScheduler(queue: Queue, intervalMs: number): Promise<v
  * @returns The sweep queue handle; close it on shutdown.
  */
 export async function scheduleSweep(connection: Redis, intervalMs: number): Promise<Queue> {
-  const queue = new Queue(QueueName.Sweep, { connection });
+  const queue = new Queue(QueueName.Sweep, bullOptions(connection));
   await upsertSweepScheduler(queue, intervalMs);
   return queue;
 }
@@ -160,7 +159,7 @@ export function keepSweepScheduled(queue: Queue, intervalMs: number): () => Prom
  */
 export function sweepWorker(deps: WorkerDeps): Worker<unknown, SweepResult> {
   return new Worker<unknown, SweepResult>(QueueName.Sweep, () => runSweep(deps), {
-    connection: deps.connection,
+    ...workerOptions(deps.connection),
     concurrency: 1,
   });
 }

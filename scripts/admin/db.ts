@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import { config } from '../../shared/config.js';
 import { AppError } from '../../shared/errors.js';
 import '../../shared/models/index.js';
+import { describeMongoUri, reasonOf } from '../../shared/unreachable.js';
 
 /** How long to look for a reachable server, in milliseconds; a dead URI fails well within 10 s. */
 const SERVER_SELECTION_TIMEOUT_MS = 5000;
@@ -16,14 +17,14 @@ const SERVER_SELECTION_TIMEOUT_MS = 5000;
  *
  * @param work - The command's database work.
  * @returns What `work` returns.
- * @throws AppError(503) `cannot reach MongoDB: <reason>` when no server answers; whatever `work` throws.
+ * @throws AppError(503) `cannot reach MongoDB at <hosts/db>: <reason>` when no server answers; whatever `work` throws.
  */
 export async function withDb<T>(work: () => Promise<T>): Promise<T> {
   try {
     await mongoose.connect(config.mongodbUri, { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS, autoIndex: false });
   } catch (err) {
     await mongoose.disconnect();
-    throw new AppError(503, `cannot reach MongoDB: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AppError(503, `cannot reach MongoDB at ${describeMongoUri(config.mongodbUri)}: ${reasonOf(err)}`);
   }
   try {
     return await work();

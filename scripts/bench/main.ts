@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   await redis.flushdb();
   redis.disconnect();
 
-  const env = { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, PORT: String(PORT), NODE_ENV: 'test', TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', BASE_URL: `http://127.0.0.1:${PORT}` };
+  const env = { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, PORT: String(PORT), NODE_ENV: 'test', TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', BASE_URL: `http://127.0.0.1:${PORT}` };
   const children: Child[] = [startNode('dist/server/main.js', env), startNode('dist/workers/main.js', env)];
   const origin = `http://127.0.0.1:${PORT}`;
   try {

@@ -1,10 +1,10 @@
 /**
  * The sole mapping from errors to HTTP. `AppError` gives its status and body
- * shape; anything else is logged and answered 500.
+ * shape; anything else is logged (with a ping URL's key or UUID redacted) and answered 500.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
-import { logger } from '../../shared/logger.js';
+import { logger, redactPingPath } from '../../shared/logger.js';
 
 const log = logger.child({ module: 'http' });
 
@@ -22,7 +22,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.status(status).json({ error: status === 413 ? 'request body too large' : 'bad request' });
     return;
   }
-  log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+  log.error({ err, method: req.method, path: redactPingPath(req.originalUrl.split('?', 1)[0] ?? '') }, 'unhandled error');
   if (res.headersSent) return;
   res.status(500).json({ error: 'internal error' });
 };

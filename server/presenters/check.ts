@@ -5,6 +5,7 @@ import type { CheckDoc } from '../../shared/models/check.js';
 import { graceStart, liveStatus, type LiveStatus } from '../../shared/domain/status.js';
 import { config } from '../../shared/config.js';
 import { uniqueKeyOf } from '../../shared/domain/ids.js';
+import type { ApiVersion } from '../middleware/version.js';
 import { isoSeconds } from './time.js';
 
 const MS_PER_SECOND = 1000;
@@ -15,7 +16,12 @@ export interface CheckView {
   readOnly: boolean;
   /** The moment the live status is computed at. */
   now: Date;
+  /** The request's API version: the path of the URLs, and `started` as a status in v1. */
+  version: ApiVersion;
 }
+
+/** The status a check shows: v1 also has `started` (behaviour.md §7 item 5). */
+export type ShownStatus = LiveStatus | 'started';
 
 /** The Check object; optional members depend on the key and the check's kind. */
 export interface CheckJson {
@@ -26,7 +32,7 @@ export interface CheckJson {
   /** Seconds. */
   grace: number;
   n_pings: number;
-  status: LiveStatus;
+  status: ShownStatus;
   started: boolean;
   last_ping: string | null;
   next_ping: string | null;
@@ -72,7 +78,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     desc: check.desc,
     grace: Math.trunc(check.grace),
     n_pings: check.nPings,
-    status: liveStatus(check, view.now),
+    status: shownStatus(check, view),
     started: check.lastStart !== null,
     last_ping: isoSeconds(check.lastPing),
     next_ping: isoSeconds(graceStart(check)),
@@ -93,7 +99,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
   if (view.readOnly) {
     json.unique_key = uniqueKeyOf(check._id);
   } else {
-    const updateUrl = `${config.baseUrl}/api/v3/checks/${check._id}`;
+    const updateUrl = `${config.baseUrl}/api/v${view.version}/checks/${check._id}`;
     json.uuid = check._id;
     json.ping_url = `${config.baseUrl}/ping/${check._id}`;
     json.update_url = updateUrl;
@@ -108,4 +114,16 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     json.tz = check.tz;
   }
   return json;
+}
+
+/**
+ * The live status (§2.3), except that v1 reports a run in progress as
+ * `started` whatever the stored status, until the run overruns its grace time
+ * and the check shows `down` (reference: `Check.get_status(with_started=True)`).
+ */
+function shownStatus(check: CheckDoc, view: CheckView): ShownStatus {
+  const status = liveStatus(check, view.now);
+  if (view.version !== 1 || !check.lastStart) return status;
+  const overrun = view.now.getTime() >= check.lastStart.getTime() + check.grace * MS_PER_SECOND;
+  return overrun ? status : 'started';
 }

@@ -4,6 +4,7 @@
  */
 import type { PingDoc, PingKind } from '../../shared/models/ping.js';
 import { config } from '../../shared/config.js';
+import type { ApiVersion } from '../middleware/version.js';
 import { isoMicros } from './time.js';
 
 const MS_PER_SECOND = 1000;
@@ -62,8 +63,9 @@ export function pairDurations(pings: ListedPing[]): Map<number, number> {
  *
  * @param checkId - The check's UUID, for `body_url`.
  * @param pings - Newest first.
+ * @param version - The request's API version, the path of `body_url` (behaviour.md §1.5).
  */
-export function presentPings(checkId: string, pings: ListedPing[]): PingJson[] {
+export function presentPings(checkId: string, pings: ListedPing[], version: ApiVersion): PingJson[] {
   const durations = pairDurations(pings);
   return pings.map((ping) => {
     const json: PingJson = {
@@ -75,7 +77,7 @@ export function presentPings(checkId: string, pings: ListedPing[]): PingJson[] {
       method: ping.method,
       ua: ping.ua,
       rid: ping.rid,
-      body_url: ping.hasBody ? `${config.baseUrl}/api/v3/checks/${checkId}/pings/${ping.n}/body` : null,
+      body_url: ping.hasBody ? `${config.baseUrl}/api/v${version}/checks/${checkId}/pings/${ping.n}/body` : null,
     };
     const durationMs = durations.get(ping.n);
     if (durationMs !== undefined) json.duration = Math.round(durationMs / 10) / 100;

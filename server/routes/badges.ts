@@ -10,7 +10,7 @@ import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { badgeUrls, type BadgeUrls } from '../../shared/domain/badges.js';
 import { config } from '../../shared/config.js';
 
-/** The `badges/` route, relative to `/api/v3`. */
+/** The `badges/` route, relative to `/api/v<N>`. */
 export function badgesRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
   endpoint(router, '/badges/', {

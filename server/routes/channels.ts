@@ -8,7 +8,7 @@ import { authOf, requireKey } from '../middleware/auth.js';
 import { presentChannel } from '../presenters/channel.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 
-/** The `channels/` route, relative to `/api/v3`. */
+/** The `channels/` route, relative to `/api/v<N>`. */
 export function channelsRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
   endpoint(router, '/channels/', {

@@ -13,16 +13,17 @@ import { checkSchema } from '../schemas/check.js';
 import { listChecksQuerySchema } from '../schemas/query.js';
 import { presentCheck, type CheckView } from '../presenters/check.js';
 import * as checks from '../services/checks.js';
+import { apiVersionOf } from '../middleware/version.js';
 import { AppError } from '../../shared/errors.js';
 
 /**
- * Routes under `checks/`, relative to `/api/v3`.
+ * Routes under `checks/`, relative to `/api/v<N>`.
  *
  * @param deps - The clock (for live status) and the queues (deadlines, flips).
  */
 export function checksRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const view = (req: Request): CheckView => ({ readOnly: authOf(req).readOnly, now: deps.clock() });
+  const view = (req: Request): CheckView => ({ readOnly: authOf(req).readOnly, now: deps.clock(), version: apiVersionOf(req) });
 
   endpoint(router, '/checks/', {
     GET: [
@@ -37,8 +38,8 @@ export function checksRouter(deps: AppDeps): Router {
       parseJsonBody,
       requireKey('write'),
       async (req, res) => {
-        const input = parseBody(checkSchema, req.body);
-        const { check, created } = await checks.createCheck(deps, authOf(req).project, input);
+        const write = { input: parseBody(checkSchema, req.body), version: apiVersionOf(req) };
+        const { check, created } = await checks.createCheck(deps, authOf(req).project, write);
         res.status(created ? 201 : 200).json(presentCheck(check, view(req)));
       },
     ],
@@ -54,8 +55,8 @@ export function checksRouter(deps: AppDeps): Router {
         requireKey('write'),
         loadCheck,
         async (req, res) => {
-          const input = parseBody(checkSchema, req.body);
-          res.json(presentCheck(await checks.updateCheck(deps, checkOf(req), input), view(req)));
+          const write = { input: parseBody(checkSchema, req.body), version: apiVersionOf(req) };
+          res.json(presentCheck(await checks.updateCheck(deps, checkOf(req), write), view(req)));
         },
       ],
       DELETE: [

@@ -15,7 +15,7 @@ import { listFlips } from '../services/flips.js';
 import { AppError } from '../../shared/errors.js';
 
 /**
- * Routes under `checks/<code>/flips/`, relative to `/api/v3`.
+ * Routes under `checks/<code>/flips/`, relative to `/api/v<N>`.
  *
  * @param deps - The clock, for the `seconds` filter.
  */

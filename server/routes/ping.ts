@@ -7,6 +7,7 @@
  * and one handler for every method keeps the hot path short. Any method is a
  * ping and is recorded as sent; Express would route HEAD through GET handlers,
  * which `router.use` does not, so HEAD stays HEAD (and gets no body).
+ * Every request's time is recorded in `hc_ping_duration_seconds` (shared/metrics.ts).
  */
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../app.js';
@@ -15,6 +16,10 @@ import { AppError } from '../../shared/errors.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { handlePing, type PingInput, type PingTarget, type RouteAction } from '../services/ping.js';
 import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../services/ping-request.js';
+import { signalBatcher, type SignalItem } from '../../shared/services/signal-batch.js';
+import { observePingSeconds } from '../../shared/metrics.js';
+
+const MS_PER_SECOND = 1000;
 
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
@@ -35,20 +40,29 @@ type ParsedPath = Pick<PingInput, 'target' | 'action' | 'exitStatus'>;
 /**
  * Builds the `/ping` router.
  *
- * @param deps - Clock, queues and Redis of the web process.
+ * @param deps - Clock, queues and Redis of the web process. Concurrent pings
+ *   share database round trips through one batcher per router.
  */
 export function pingRouter(deps: AppDeps): Router {
   const router = Router();
+  const batcher = signalBatcher(deps);
+  const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item) };
   router.use(async (req, res) => {
+    // Timed to the end of the response, errors included: what a pinging client waits.
+    const arrivedMs = performance.now();
+    res.once('finish', () => observePingSeconds((performance.now() - arrivedMs) / MS_PER_SECOND));
     res.set(PING_HEADERS);
     const parsed = parsePath(req.path);
     if (!parsed) throw new AppError(404, 'not found', 'text');
     const query = req.query;
-    const status = await handlePing(deps, {
+    const { body, cut } = await readPingBody(req, config.pingBodyLimitBytes, config.pingBodyReadCapBytes);
+    // The rest of an over-long body stays unread: close the connection rather than read it to reuse it.
+    if (cut) res.set('Connection', 'close');
+    const status = await handlePing(pingDeps, {
       ...parsed,
       rid: lastValue(query.rid),
       create: lastValue(query.create) === '1',
-      meta: metaOf(req, await readPingBody(req, config.pingBodyLimitBytes)),
+      meta: metaOf(req, body),
     });
     res.status(status).type('text/plain; charset=utf-8').send(status === 201 ? 'Created' : 'OK');
   });

@@ -8,8 +8,9 @@ import { authOf, requireKey } from '../middleware/auth.js';
 import { checkOf, checkPath, loadCheck } from '../middleware/check.js';
 import { presentPings } from '../presenters/ping.js';
 import { listPings, pingBody } from '../services/pings.js';
+import { apiVersionOf } from '../middleware/version.js';
 
-/** Routes under `checks/<uuid>/pings/`, relative to `/api/v3`. */
+/** Routes under `checks/<uuid>/pings/`, relative to `/api/v<N>`. */
 export function pingsRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
 
@@ -22,7 +23,7 @@ export function pingsRouter(): Router {
         loadCheck,
         async (req, res) => {
           const check = checkOf(req);
-          res.json({ pings: presentPings(check._id, await listPings(authOf(req).project, check)) });
+          res.json({ pings: presentPings(check._id, await listPings(authOf(req).project, check), apiVersionOf(req)) });
         },
       ],
     },

@@ -8,7 +8,9 @@ import type { QueryFilter } from 'mongoose';
 import type { CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { AppError } from '../../shared/errors.js';
+import { slugify } from '../../shared/domain/slug.js';
 import type { CheckInput, UniqueField } from '../schemas/check.js';
+import type { ApiVersion } from '../middleware/version.js';
 
 /** Check fields that a payload field maps to one-to-one. */
 const DIRECT: Array<[keyof CheckInput, keyof CheckDoc]> = [
@@ -48,6 +50,9 @@ const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
 /**
  * The check fields a payload writes; absent payload fields are left out.
  *
+ * - In API v1 and v2 a `name` also sets `slug` to the slugified name; an
+ *   explicit `slug` in the same payload wins (behaviour.md §7 item 5; v3 never
+ *   derives it, §3.6 Create rule 5).
  * - A `schedule` makes a cron check and a given `timeout` is then not saved;
  *   otherwise a `timeout` makes a simple check (Create rule 6, Update rule 3).
  * - `subject` sets `success_kw` and `subject_fail` sets `failure_kw`; then
@@ -59,9 +64,15 @@ const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
  *
  * @param current - The keywords stored now (a create passes the defaults).
  * @param input - The validated payload.
+ * @param version - The request's API version.
  */
-export function fieldsOf(current: Pick<CheckDoc, 'successKw' | 'failureKw'>, input: CheckInput): Partial<CheckDoc> {
+export function fieldsOf(
+  current: Pick<CheckDoc, 'successKw' | 'failureKw'>,
+  input: CheckInput,
+  version: ApiVersion,
+): Partial<CheckDoc> {
   const set: Record<string, unknown> = {};
+  if (version < 3 && input.name !== undefined) set.slug = slugify(input.name);
   for (const [from, to] of DIRECT) if (input[from] !== undefined) set[to] = input[from];
   if (input.schedule !== undefined) {
     set.kind = 'cron';

@@ -7,13 +7,15 @@
  * values read before it (§3.6 Update rule 5, §6 rule 6).
  */
 import { randomUUID } from 'node:crypto';
-import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Check, type CheckDoc, type StoredStatus } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
 import { Notification } from '../../shared/models/notification.js';
 import { Flip } from '../../shared/models/flip.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { deadlineOf } from '../../shared/domain/status.js';
-import { recordFlip } from '../../shared/services/flips.js';
+import { completeOutbox, outboxEntry } from '../../shared/services/outbox.js';
+import { guardOf } from '../../shared/services/signal-check.js';
+import { config } from '../../shared/config.js';
 import { scheduleDeadline } from '../../shared/queues/deadlines.js';
 import type { Queues } from '../../shared/queues/index.js';
 import type { Clock } from '../../shared/clock.js';
@@ -21,6 +23,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { logger } from '../../shared/logger.js';
 import type { CheckInput } from '../schemas/check.js';
 import type { ListChecksQuery } from '../schemas/query.js';
+import type { ApiVersion } from '../middleware/version.js';
 import { fieldsOf, resolveChannels, upsertFilter } from './check-fields.js';
 
 const log = logger.child({ module: 'checks' });
@@ -29,6 +32,12 @@ const log = logger.child({ module: 'checks' });
 export interface CheckDeps {
   clock: Clock;
   queues: Queues;
+}
+
+/** A validated create or update payload and the API version it came through (v1 and v2 derive `slug`, §7 item 5). */
+export interface CheckWrite {
+  input: CheckInput;
+  version: ApiVersion;
 }
 
 /** Keywords of a new check, before the payload applies (§1.8). */
@@ -57,11 +66,12 @@ export async function listChecks(project: ProjectDoc, query: ListChecksQuery): P
 export async function createCheck(
   deps: CheckDeps,
   project: ProjectDoc,
-  input: CheckInput,
+  write: CheckWrite,
 ): Promise<{ check: CheckDoc; created: boolean }> {
+  const { input, version } = write;
   const filter = upsertFilter(project._id, input);
   const match = filter && (await Check.findOne(filter).sort({ created: 1 }).lean<CheckDoc>());
-  if (match) return { check: await updateCheck(deps, match, input), created: false };
+  if (match) return { check: await updateCheck(deps, match, write), created: false };
   if ((await Check.countDocuments({ projectId: project._id })) >= project.checkLimit) {
     throw new AppError(403, 'check limit reached', 'empty');
   }
@@ -71,78 +81,113 @@ export async function createCheck(
     projectId: project._id,
     badgeKey: randomUUID(),
     created: deps.clock(),
-    ...fieldsOf(NEW_KEYWORDS, input),
+    ...fieldsOf(NEW_KEYWORDS, input, version),
     channels: channels ?? [],
   });
   return { check: check.toObject(), created: true };
 }
 
+/** How many times an API write recomputes after a concurrent write to the same check. */
+const MAX_ATTEMPTS = 20;
+
 /**
- * Writes the payload's fields and recomputes the deadline (§3.6 Update, §2.5 row 18).
- * Channels are resolved before anything is written.
+ * Writes the payload's fields and the deadline they give in ONE update,
+ * guarded by everything the deadline was computed from (§3.6 Update, §2.5
+ * row 18), so a deadline job or a ping in between makes it recompute rather
+ * than store fields and a deadline that disagree. Channels are resolved
+ * before anything is written.
  *
  * @param check - The check as loaded for the request.
  * @throws AppError(400) for a bad `channels` parameter (the check is left unchanged);
  *   AppError(404) when the check was deleted meanwhile.
  */
-export async function updateCheck(deps: CheckDeps, check: CheckDoc, input: CheckInput): Promise<CheckDoc> {
+export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: CheckWrite): Promise<CheckDoc> {
+  const { input, version } = write;
   const channels = await resolveChannels(check.projectId, input.channels);
-  const set = fieldsOf(check, input);
-  if (channels !== undefined) set.channels = channels;
-  const updated = await Check.findOneAndUpdate({ _id: check._id }, { $set: set }, { returnDocument: 'after' }).lean<CheckDoc>();
-  if (!updated) throw notFound();
-  return refreshDeadline(deps, updated);
+  let current = check;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const set = fieldsOf(current, input, version);
+    if (channels !== undefined) set.channels = channels;
+    const deadline = deadlineOf({ ...current, ...set });
+    const updated = await Check.findOneAndUpdate(guardOf(current), { $set: { ...set, deadline } }, { returnDocument: 'after' }).lean<CheckDoc>();
+    if (updated) {
+      if (deadline && deadline.getTime() !== current.deadline?.getTime()) await schedule(deps, updated._id, deadline);
+      return updated;
+    }
+    const fresh = await Check.findById(check._id).lean<CheckDoc>();
+    if (!fresh) throw notFound();
+    current = fresh;
+  }
+  throw new Error(`check ${check._id} keeps changing under an update`);
+}
+
+async function schedule(deps: CheckDeps, checkId: string, deadline: Date): Promise<void> {
+  await scheduleDeadline(deps.queues.deadlines, checkId, deadline, deps.clock()).catch((err: unknown) =>
+    log.error({ err, checkId }, 'cannot schedule deadline; the sweep will'),
+  );
 }
 
 /**
- * Stores the deadline the check's fields now give and schedules its job.
- * The write is conditional on `n_pings`: a ping recorded meanwhile has stored
- * its own deadline, computed from fresher state.
+ * Writes a status change made through the API together with its flip in the
+ * check's outbox, guarded on the status it was computed from, then completes
+ * the flip (never an alerting one: pause and resume do not notify, §6 rule 4).
+ *
+ * @param change - The fields to set, given the stored status; null when nothing is to be written.
+ * @returns The check before and after, or null when it was deleted (or `change` gave null).
  */
-async function refreshDeadline(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
-  const deadline = deadlineOf(check);
-  if (deadline?.getTime() === check.deadline?.getTime()) return check;
-  await Check.updateOne({ _id: check._id, nPings: check.nPings }, { $set: { deadline } });
-  if (deadline) {
-    await scheduleDeadline(deps.queues.deadlines, check._id, deadline, deps.clock()).catch((err: unknown) =>
-      log.error({ err, checkId: check._id }, 'cannot schedule deadline; the sweep will'),
-    );
+async function changeStatus(
+  deps: CheckDeps,
+  check: CheckDoc,
+  change: (status: StoredStatus) => { set: Partial<CheckDoc>; newStatus: StoredStatus } | null,
+): Promise<{ before: CheckDoc; after: CheckDoc } | null> {
+  let current: CheckDoc | null = check;
+  for (let attempt = 0; current && attempt < MAX_ATTEMPTS; attempt++) {
+    const next = change(current.status);
+    if (!next) return null;
+    const now = deps.clock();
+    const entry = next.newStatus === current.status ? null : outboxEntry({ oldStatus: current.status, newStatus: next.newStatus, reason: '' }, now, now);
+    const update = { $set: next.set, ...(entry ? { $push: { outbox: entry } } : {}) };
+    const before = await Check.findOneAndUpdate({ _id: check._id, status: current.status }, update, { returnDocument: 'before' }).lean<CheckDoc>();
+    if (before) {
+      const after = { ...before, ...next.set };
+      if (entry) {
+        await completeOutbox({ queues: deps.queues, notify: config.notify }, [{ check: after, entry }], now).catch((err: unknown) =>
+          log.error({ err, checkId: check._id }, 'cannot complete the flip; the sweep will'),
+        );
+      }
+      return { before, after };
+    }
+    current = await Check.findById(check._id).lean<CheckDoc>();
   }
-  return { ...check, deadline };
+  if (!current) return null;
+  throw new Error(`check ${check._id} keeps changing under a status change`);
 }
 
 /**
  * Pauses a check (§2.5 rows 14–15): status `paused`, no run in progress, no
- * deadline; `last_ping` kept. A change into `paused` is recorded as an
- * already-processed flip, which the API never lists.
+ * deadline; `last_ping` kept. A change into `paused` is recorded as a flip,
+ * which the API never lists.
  *
  * @throws AppError(404) when the check was deleted meanwhile.
  */
 export async function pauseCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
   const set = { status: 'paused' as const, lastStart: null, deadline: null };
-  const before = await Check.findOneAndUpdate({ _id: check._id }, { $set: set }, { returnDocument: 'before' }).lean<CheckDoc>();
-  if (!before) throw notFound();
-  if (before.status !== 'paused') {
-    const now = deps.clock();
-    await recordFlip(deps.queues, check, { oldStatus: before.status, newStatus: 'paused', reason: '' }, now, now);
-  }
-  return { ...before, ...set };
+  const done = await changeStatus(deps, check, () => ({ set, newStatus: 'paused' }));
+  if (!done) throw notFound();
+  return done.after;
 }
 
 /**
  * Resumes a paused check (§2.5 rows 16–17): status `new`, and `last_ping`,
- * the run and the deadline cleared; `n_pings` kept. The change is recorded as
- * an already-processed flip.
+ * the run and the deadline cleared; `n_pings` kept. The change is recorded as a flip.
  *
  * @throws AppError(409, text) `check is not paused` when its stored status is not `paused`.
  */
 export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
   const set = { status: 'new' as const, lastPing: null, lastStart: null, deadline: null };
-  const after = await Check.findOneAndUpdate({ _id: check._id, status: 'paused' }, { $set: set }, { returnDocument: 'after' }).lean<CheckDoc>();
-  if (!after) throw new AppError(409, 'check is not paused', 'text');
-  const now = deps.clock();
-  await recordFlip(deps.queues, check, { oldStatus: 'paused', newStatus: 'new', reason: '' }, now, now);
-  return after;
+  const done = await changeStatus(deps, check, (status) => (status === 'paused' ? { set, newStatus: 'new' } : null));
+  if (!done) throw new AppError(409, 'check is not paused', 'text');
+  return done.after;
 }
 
 /**

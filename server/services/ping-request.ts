@@ -15,33 +15,50 @@ const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/;
 /** The socket form of an IPv4 peer on a dual-stack listener. */
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
+/** A ping body as read: the kept bytes, and whether reading stopped at the read cap. */
+export interface PingBody {
+  /** The first `limitBytes` bytes, or null when the body is empty. */
+  body: Buffer | null;
+  /** True when more than `capBytes` arrived: the rest was not read, and the connection should close after the answer. */
+  cut: boolean;
+}
+
 /**
- * Reads the request body, keeping its first `limitBytes` bytes. The rest is
- * read and dropped, so a larger body is never rejected (behaviour.md §4.3 step 5).
- * Never rejects: a client that goes away leaves what arrived so far.
+ * Reads the request body, keeping its first `limitBytes` bytes. Bytes beyond
+ * that are read and dropped up to `capBytes` in all, so a larger body is never
+ * rejected (behaviour.md §4.3 step 5); past `capBytes` reading stops at once,
+ * so a huge body is answered without waiting for it (the caller closes the
+ * connection). Never rejects: a client that goes away leaves what arrived so far.
  *
  * @param req - The incoming request, not yet consumed.
  * @param limitBytes - Bytes to keep (config `pingBodyLimitBytes`, 10000).
- * @returns The kept bytes, or null when the body is empty.
+ * @param capBytes - Bytes to read at most (config `pingBodyReadCapBytes`, 1 MiB); at least `limitBytes`.
  */
-export function readPingBody(req: IncomingMessage, limitBytes: number): Promise<Buffer | null> {
+export function readPingBody(req: IncomingMessage, limitBytes: number, capBytes: number): Promise<PingBody> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
-    const finish = (): void => {
+    let received = 0;
+    const finish = (cut: boolean): void => {
       req.removeListener('data', onData);
-      resolve(kept === 0 ? null : Buffer.concat(chunks, kept));
+      resolve({ body: kept === 0 ? null : Buffer.concat(chunks, kept), cut });
     };
     const onData = (chunk: Buffer): void => {
-      if (kept >= limitBytes) return;
-      const part = chunk.length > limitBytes - kept ? chunk.subarray(0, limitBytes - kept) : chunk;
-      chunks.push(part);
-      kept += part.length;
+      received += chunk.length;
+      if (kept < limitBytes) {
+        const part = chunk.length > limitBytes - kept ? chunk.subarray(0, limitBytes - kept) : chunk;
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (received > capBytes) {
+        req.pause();
+        finish(true);
+      }
     };
     req.on('data', onData);
-    req.once('end', finish);
-    req.once('error', finish);
-    req.once('close', finish);
+    req.once('end', () => finish(false));
+    req.once('error', () => finish(false));
+    req.once('close', () => finish(false));
   });
 }
 

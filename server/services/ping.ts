@@ -9,8 +9,8 @@ import { Project } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
 import { classifyText } from '../../shared/domain/keywords.js';
 import type { Signal } from '../../shared/domain/status.js';
+import type { SignalItem } from '../../shared/services/signal-batch.js';
 import {
-  recordSignal,
   SIGNAL_PROJECTION,
   type PingMeta,
   type ResolveSignal,
@@ -48,8 +48,8 @@ export interface PingInput {
   meta: Pick<PingMeta, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body'>;
 }
 
-/** Dependencies of {@link handlePing}. */
-export type PingDeps = SignalDeps & ProvisionDeps;
+/** Dependencies of {@link handlePing}: `record` applies one ping (batched with concurrent ones, see signal-batch.ts). */
+export type PingDeps = SignalDeps & ProvisionDeps & { record(item: SignalItem): Promise<number | null> };
 
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
@@ -70,7 +70,7 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
   if (!found.check) throw notFound();
   const rid = validated(input);
   const resolve = resolverOf(actionOf(input), input.meta.method, input.meta.body);
-  const n = await recordSignal(deps, found.check, resolve, { ...input.meta, exitStatus: input.exitStatus, rid });
+  const n = await deps.record({ check: found.check, resolve, meta: { ...input.meta, exitStatus: input.exitStatus, rid } });
   if (n === null) throw notFound();
   return found.created ? 201 : 200;
 }

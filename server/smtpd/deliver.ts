@@ -40,7 +40,8 @@ export async function deliverMessage(deps: SignalDeps, message: InboundMessage):
   for (const target of message.recipients) {
     const check = await findRecipientCheck(target);
     if (!check) {
-      log.info({ target }, 'no check for recipient; skipped');
+      // The mailbox is a check UUID or a project's ping key: never logged.
+      log.info({ kind: target.kind }, 'no check for recipient; skipped');
       continue;
     }
     content ??= await parseMessage(message.raw);

@@ -2,6 +2,7 @@
  * The smtpd process (Procfile `smtpd: node dist/server/smtpd/main.js`):
  * receives email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN
  * (behaviour.md §5). Shuts down on SIGTERM/SIGINT within 10 s (shared/lifecycle.ts).
+ * MongoDB not reachable at start is one fatal log line; Redis trouble one line per outage.
  */
 import { config } from '../../shared/config.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
@@ -11,25 +12,33 @@ import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { logger } from '../../shared/logger.js';
 import { onShutdown } from '../../shared/lifecycle.js';
+import { reportRedisOutages } from '../../shared/redis-outages.js';
 import { startSmtpd } from './listener.js';
 
 const log = logger.child({ module: 'smtpd' });
 
-await connectDb(config.mongodbUri);
-// Like the web process: a Redis outage must not hold SMTP sessions open; the
-// worker's sweep catches up on deadlines and flips that could not be queued.
-const redis = createRedis(config.redisUrl, 'web');
-redis.on('error', (err: Error) => log.warn({ err }, 'redis error'));
-const queues = openQueues(redis);
-const smtpd = await startSmtpd({
-  port: config.smtpPort,
-  host: config.smtpHost,
-  deps: { clock: systemClock, queues },
-});
+async function main(): Promise<void> {
+  await connectDb(config.mongodbUri);
+  // Like the web process: a Redis outage must not hold SMTP sessions open; the
+  // worker's sweep catches up on deadlines and flips that could not be queued.
+  // So smtpd starts without Redis, and says so in one line until it is back.
+  const redis = createRedis(config.redisUrl, 'web');
+  const queues = openQueues(redis);
+  reportRedisOutages(redis, log, Object.values(queues));
+  const smtpd = await startSmtpd({
+    port: config.smtpPort,
+    host: config.smtpHost,
+    deps: { clock: systemClock, queues },
+  });
+  onShutdown(async () => {
+    await smtpd.close();
+    await closeQueues(queues);
+    redis.disconnect();
+    await disconnectDb();
+  }, log);
+}
 
-onShutdown(async () => {
-  await smtpd.close();
-  await closeQueues(queues);
-  redis.disconnect();
-  await disconnectDb();
-}, log);
+main().catch((err: unknown) => {
+  log.fatal({ err }, 'smtpd cannot start');
+  process.exit(1);
+});

@@ -129,9 +129,9 @@ function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
     if (step === 0) throw bad(field);
     const items = parseTerm(field, term, nth);
     if (items.length === 1 && items[0] < 0) return items;
-    // `a/n` runs from a to the field maximum; `*` and `a-b` keep every n-th of their own
-    // values, even for `5-5/n` (the reference reads that as `5/n`; rule 2's wording wins).
-    const values = term.includes('*') || term.includes('-') ? items : range(items[0], field.max);
+    // A term of one value runs from it to the field maximum, as in cronsim: `a/n`,
+    // and also `5-5/n`, which cronsim reads as `5/n`. `*` and `a-b` keep every n-th of their values.
+    const values = items.length === 1 ? range(items[0], field.max) : items;
     return values.filter((_, i) => i % step === 0);
   }
   if (s.includes('-')) {

@@ -2,11 +2,30 @@
  * A check (behaviour.md §1.1). `_id` is the check UUID ("code"). Times are
  * `Date`s in UTC; `timeout`, `grace` and `lastDurationMs`'s siblings say their units.
  */
-import mongoose, { Schema } from 'mongoose';
+import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
+import type { FlipReason } from './flip.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
+
+/**
+ * A flip the check owes, written in the same update as the status change that
+ * causes it (the transactional outbox). Completing it inserts the flip under
+ * `_id` and the notifications of its channels, then pulls the entry; every
+ * step is idempotent, so a retry or the sweep finishes a crashed completion.
+ */
+export interface OutboxFlip {
+  /** The flip's id, chosen when the status changed. */
+  _id: Types.ObjectId;
+  /** When the status changed (the flip's `created`; for a missed deadline, the computed going-down moment). */
+  at: Date;
+  /** When the status change was written; the sweep completes entries older than a few seconds. */
+  recorded: Date;
+  oldStatus: StoredStatus;
+  newStatus: StoredStatus;
+  reason: FlipReason;
+}
 
 /** A check as stored; the shape domain code works on. */
 export interface CheckDoc {
@@ -51,7 +70,21 @@ export interface CheckDoc {
   deadline: Date | null;
   status: StoredStatus;
   created: Date;
+  /** Flips owed by status changes whose completion has not finished (see {@link OutboxFlip}). */
+  outbox: OutboxFlip[];
 }
+
+const outboxSchema = new Schema<OutboxFlip>(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    at: { type: Date, required: true },
+    recorded: { type: Date, required: true },
+    oldStatus: { type: String, required: true },
+    newStatus: { type: String, required: true },
+    reason: { type: String, default: '' },
+  },
+  { versionKey: false },
+);
 
 const checkSchema = new Schema<CheckDoc>(
   {
@@ -87,6 +120,7 @@ const checkSchema = new Schema<CheckDoc>(
     deadline: { type: Date, default: null },
     status: { type: String, enum: ['new', 'up', 'down', 'paused'], default: 'new' },
     created: { type: Date, required: true },
+    outbox: { type: [outboxSchema], default: [] },
   },
   { versionKey: false },
 );
@@ -98,6 +132,7 @@ checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
 checkSchema.index({ badgeKey: 1 });
 checkSchema.index({ deadline: 1 });
+checkSchema.index({ 'outbox.recorded': 1 });
 
 /** The `checks` collection. */
 export const Check = mongoose.model<CheckDoc>('Check', checkSchema);

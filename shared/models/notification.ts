@@ -9,6 +9,7 @@
  * when no attempt is left or the error is not retryable.
  */
 import mongoose, { Schema } from 'mongoose';
+import type { FlipReason } from './flip.js';
 
 /** Where the delivery stands. */
 export type NotificationState = 'pending' | 'sending' | 'delivered' | 'failed';
@@ -30,6 +31,9 @@ export interface NotificationDoc {
   channelId: string;
   /** The flip's direction: what the alert announces. */
   status: 'up' | 'down';
+  /** The flip's `created` (when the check changed status) and `reason`: the alert is built without reading the flip. */
+  flipCreated: Date;
+  reason: FlipReason;
   state: NotificationState;
   /** Error text of the last attempt; `""` when it delivered or none ran yet. */
   error: string;
@@ -64,6 +68,8 @@ const notificationSchema = new Schema<NotificationDoc>(
     checkId: { type: String, required: true },
     channelId: { type: String, required: true },
     status: { type: String, enum: ['up', 'down'], required: true },
+    flipCreated: { type: Date, required: true },
+    reason: { type: String, default: '' },
     state: { type: String, enum: ['pending', 'sending', 'delivered', 'failed'], default: 'pending' },
     error: { type: String, default: '' },
     attempts: { type: Number, default: 0 },
@@ -80,6 +86,9 @@ const notificationSchema = new Schema<NotificationDoc>(
 notificationSchema.index({ flipId: 1, channelId: 1 }, { unique: true });
 notificationSchema.index({ channelId: 1, created: -1 });
 notificationSchema.index({ checkId: 1, created: -1 });
+// The sweep's queries for notifications whose job was lost.
+notificationSchema.index({ state: 1, updated: 1 });
+notificationSchema.index({ state: 1, leaseUntil: 1 });
 
 /** The `notifications` collection. */
 export const Notification = mongoose.model<NotificationDoc>('Notification', notificationSchema);

@@ -1,8 +1,11 @@
 /**
- * Plain HTTP(S) calls to providers with Node's global fetch, and the one
- * place HTTP outcomes are classified: network errors, timeouts, 429 and 5xx
- * are retried; any other non-2xx answer is not.
+ * Plain HTTP(S) calls to providers with undici's fetch, and the one place HTTP
+ * outcomes are classified: network errors, timeouts, 429 and 5xx are retried;
+ * any other non-2xx answer is not, nor is a refused private target (egress.ts).
  */
+import { fetch, type Response } from 'undici';
+import type { NotifyConfig } from '../config.js';
+import { assertPublicLiteral, PrivateTargetError, providerDispatcher } from './egress.js';
 import { DeliveryError } from './types.js';
 
 /** Characters of a provider's error body kept in the error text. */
@@ -30,6 +33,14 @@ function bodyOf(req: ProviderRequest): { body?: string; type?: string } {
   return { body: req.body };
 }
 
+/** What a request needs from its delivery attempt; a provider's SendContext fits. */
+export interface RequestContext {
+  /** The attempt's timeout signal. */
+  signal: AbortSignal;
+  /** `allowPrivateIps`: whether non-public targets may be reached. */
+  config: Pick<NotifyConfig, 'allowPrivateIps'>;
+}
+
 function causeText(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
@@ -39,17 +50,23 @@ function causeText(err: unknown): string {
  * Sends a request and checks the answer.
  *
  * @param req - What to send.
- * @param signal - The attempt's timeout signal.
+ * @param ctx - The attempt's timeout signal, and whether private targets are allowed.
  * @returns The response text of a 2xx answer.
- * @throws DeliveryError: retryable for network errors, timeouts, 429 and 5xx; not retryable for other answers.
+ * @throws DeliveryError: retryable for network errors, timeouts, 429 and 5xx; not retryable for
+ *   other answers and for a loopback, private or otherwise non-public target (unless allowed).
  */
-export async function callProvider(req: ProviderRequest, signal: AbortSignal): Promise<string> {
+export async function callProvider(req: ProviderRequest, ctx: RequestContext): Promise<string> {
+  const { signal } = ctx;
   const { body, type } = bodyOf(req);
   const headers: Record<string, string> = { ...(type ? { 'content-type': type } : {}), ...req.headers };
+  const dispatcher = providerDispatcher(ctx.config.allowPrivateIps);
   let res: Response;
   try {
-    res = await fetch(req.url, { method: req.method ?? 'POST', headers, body, signal, redirect: 'manual' });
+    if (dispatcher) assertPublicLiteral(req.url);
+    res = await fetch(req.url, { method: req.method ?? 'POST', headers, body, signal, redirect: 'manual', dispatcher });
   } catch (err) {
+    const refused = err instanceof PrivateTargetError ? err : (err as { cause?: unknown }).cause;
+    if (refused instanceof PrivateTargetError) throw new DeliveryError(refused.message, false);
     if (signal.aborted) throw signal.reason instanceof DeliveryError ? signal.reason : new DeliveryError('timed out', true);
     throw new DeliveryError(`connection failed: ${causeText(err)}`, true);
   }

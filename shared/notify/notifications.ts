@@ -17,15 +17,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Channel } from '../models/channel.js';
-import type { FlipDoc } from '../models/flip.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import type { DeliveryError } from './types.js';
 
 /** Error text of an attempt whose worker stopped before recording an outcome. */
 export const INTERRUPTED = 'interrupted: the worker stopped during delivery';
-
-/** Mongo's duplicate-key error code. */
-const DUPLICATE_KEY = 11000;
 
 /** What {@link claimNotification} found. */
 export type Claim =
@@ -33,69 +29,37 @@ export type Claim =
   | { kind: 'done' }
   | { kind: 'busy'; until: Date };
 
-/**
- * The notification of a flip through a channel, as the fan-out created it.
- *
- * @param flipId - The flip's id.
- * @param channelId - The channel's UUID.
- * @returns null when it does not exist (yet).
- */
-export async function findNotification(flipId: string, channelId: string): Promise<NotificationDoc | null> {
-  return Notification.findOne({ flipId, channelId }).lean<NotificationDoc>();
+/** Which notification: the one of a flip through a channel (unique). */
+export interface NotificationKey {
+  flipId: string;
+  channelId: string;
 }
 
 /**
- * The notification of a flip through a channel, created `pending` if missing.
+ * Claims a notification for one delivery attempt: one round trip when it is
+ * `pending`, as it is after the fan-out.
  *
- * @param flip - A flip into `up` or `down`, with its id.
- * @param channelId - The channel's UUID.
- * @param now - Creation moment.
- */
-export async function ensureNotification(flip: FlipDoc & { _id: unknown }, channelId: string, now: Date): Promise<NotificationDoc> {
-  const filter = { flipId: String(flip._id), channelId };
-  const insert = {
-    _id: randomUUID(),
-    checkId: flip.checkId,
-    status: flip.newStatus === 'up' ? 'up' : 'down',
-    state: 'pending',
-    created: now,
-    updated: now,
-  };
-  try {
-    const doc = await Notification.findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, returnDocument: 'after' });
-    return doc!.toObject();
-  } catch (err) {
-    // Two workers upserted at once: the unique index let one insert; read it.
-    if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
-    const doc = await Notification.findOne(filter).lean<NotificationDoc>();
-    if (!doc) throw err;
-    return doc;
-  }
-}
-
-/**
- * Claims a notification for one delivery attempt.
- *
- * @param id - The notification's id.
+ * @param key - The flip's id and the channel's UUID.
  * @param leaseMs - How long the attempt may run before another worker may take over, milliseconds.
  * @param now - The attempt's start.
  * @returns `claimed` with the attempt's token; `done` when delivered or failed;
  *   `busy` while another attempt's lease runs.
  */
-export async function claimNotification(id: string, leaseMs: number, now: Date): Promise<Claim> {
+export async function claimNotification(key: NotificationKey, leaseMs: number, now: Date): Promise<Claim> {
   const token = randomUUID();
   const lease = { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
-  const fresh = await Notification.findOneAndUpdate({ _id: id, state: 'pending' }, { $set: lease }, { returnDocument: 'after' }).lean<NotificationDoc>();
+  const filter = { flipId: key.flipId, channelId: key.channelId };
+  const fresh = await Notification.findOneAndUpdate({ ...filter, state: 'pending' }, { $set: lease }, { returnDocument: 'after' }).lean<NotificationDoc>();
   if (fresh) return { kind: 'claimed', notification: fresh, token };
 
-  const current = await Notification.findById(id).lean<NotificationDoc>();
+  const current = await Notification.findOne(filter).lean<NotificationDoc>();
   if (!current || current.state === 'delivered' || current.state === 'failed') return { kind: 'done' };
   if (current.state === 'sending' && current.leaseUntil && current.leaseUntil > now) return { kind: 'busy', until: current.leaseUntil };
 
   // `pending` again (another attempt just released it) or `sending` with a lapsed lease (its worker stopped).
   const interrupted = current.state === 'sending';
   const taken = await Notification.findOneAndUpdate(
-    { _id: id, state: current.state, claimToken: current.claimToken },
+    { _id: current._id, state: current.state, claimToken: current.claimToken },
     interrupted
       ? {
           $set: { ...lease, error: INTERRUPTED },
@@ -165,15 +129,16 @@ export async function recordFailed(
 }
 
 /**
- * Marks the notification of a flip through a channel that can no longer be
- * sent (its flip, check or channel was deleted, the channel disabled, the
- * check paused) as failed, unless an attempt holds a live lease on it or it already finished.
+ * Marks a claimed notification that can no longer be sent (its check or
+ * channel was deleted, the channel disabled, the check paused) as failed,
+ * with the reason as its error; the channel's own delivery record is not touched.
  *
+ * @param token - The claim's token; nothing happens when another attempt holds the claim.
  * @param reason - Stored as the error text.
  */
-export async function abandonNotification(flipId: string, channelId: string, reason: string, now: Date): Promise<void> {
+export async function abandonNotification(notification: NotificationDoc, token: string, reason: string, now: Date): Promise<void> {
   await Notification.updateOne(
-    { flipId, channelId, $or: [{ state: 'pending' }, { state: 'sending', leaseUntil: { $lte: now } }] },
+    { _id: notification._id, state: 'sending', claimToken: token },
     { $set: { state: 'failed', error: reason, claimToken: null, leaseUntil: null, sendingSince: null, updated: now } },
   );
 }

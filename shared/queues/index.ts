@@ -1,16 +1,39 @@
 /**
- * The queues a process writes to, opened on one connection.
+ * The queues a process writes to, opened on one connection, and the options
+ * every BullMQ queue and worker of the service shares.
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { config } from '../config.js';
 import { QueueName } from './names.js';
-import type { DeadlinePayload, FlipPayload, NotifyPayload } from './payloads.js';
+import type { DeadlinePayload, NotifyPayload } from './payloads.js';
 
 /** Producer handles of every queue. */
 export interface Queues {
   deadlines: Queue<DeadlinePayload>;
-  flips: Queue<FlipPayload>;
   notify: Queue<NotifyPayload>;
+}
+
+/**
+ * Connection and key prefix (QUEUE_PREFIX) of a BullMQ queue or worker: every
+ * key lives under the deployment's prefix, so two deployments (or a test run)
+ * sharing one Redis never see each other's jobs.
+ *
+ * @param connection - ioredis connection (see `createRedis`).
+ */
+export function bullOptions(connection: Redis): { connection: Redis; prefix: string } {
+  return { connection, prefix: config.queuePrefix };
+}
+
+/**
+ * {@link bullOptions} plus how long a worker's job lock lasts and how often
+ * stalled jobs are looked for (both JOB_LOCK_MS milliseconds): a job whose
+ * worker was killed is handed to another worker within about twice that.
+ *
+ * @param connection - Worker-role ioredis connection.
+ */
+export function workerOptions(connection: Redis): { connection: Redis; prefix: string; lockDuration: number; stalledInterval: number } {
+  return { ...bullOptions(connection), lockDuration: config.jobLockMs, stalledInterval: config.jobLockMs };
 }
 
 /**
@@ -20,9 +43,8 @@ export interface Queues {
  */
 export function openQueues(connection: Redis): Queues {
   return {
-    deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, { connection }),
-    flips: new Queue<FlipPayload>(QueueName.Flips, { connection }),
-    notify: new Queue<NotifyPayload>(QueueName.Notify, { connection }),
+    deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, bullOptions(connection)),
+    notify: new Queue<NotifyPayload>(QueueName.Notify, bullOptions(connection)),
   };
 }
 

@@ -2,9 +2,7 @@
 export const QueueName = {
   /** One delayed job per check, due at its deadline. */
   Deadlines: 'deadlines',
-  /** One job per flip that notifies; fans out to one notify job per channel. */
-  Flips: 'flips',
-  /** The worker's repeating reconciliation sweep (lost deadline and flip jobs). */
+  /** The worker's repeating reconciliation sweep (lost deadline and notify jobs, owed flips). */
   Sweep: 'sweep',
   /** One job per (flip, channel): delivers one alert. */
   Notify: 'notify',

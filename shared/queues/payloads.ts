@@ -5,13 +5,10 @@ export interface DeadlinePayload {
   checkId: string;
 }
 
-/** Payload of a `flips` job. */
-export interface FlipPayload {
-  flipId: string;
-}
-
 /** Payload of a `notify` job: the alert of one flip through one channel. */
 export interface NotifyPayload {
   flipId: string;
+  /** The flipped check's UUID (read with the claim, not after it). */
+  checkId: string;
   channelId: string;
 }

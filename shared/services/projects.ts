@@ -3,7 +3,7 @@
  * (behaviour.md §3.2 rule 8): `hcw_`/`hcr_` + 28 URL-safe characters, stored
  * as SHA-256 digests and shown only once.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Project, type ProjectDoc } from '../models/project.js';
 import { config } from '../config.js';
 
@@ -27,6 +27,20 @@ export interface ProjectInput {
 /** SHA-256 hex digest of an API key, as stored. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/**
+ * The project whose read-only API key is `key` (the reference's
+ * `for_api_key(key, accept_rw=False, accept_ro=True)`): looked up by the key's
+ * digest, the digest then compared in constant time. A read-write key finds nothing.
+ *
+ * @returns null when no project has that read-only key.
+ */
+export async function findProjectByReadonlyKey(key: string): Promise<ProjectDoc | null> {
+  const digest = hashApiKey(key);
+  const project = await Project.findOne({ apiKeyReadonlyHash: digest }).lean<ProjectDoc>();
+  if (!project) return null;
+  return timingSafeEqual(Buffer.from(project.apiKeyReadonlyHash, 'hex'), Buffer.from(digest, 'hex')) ? project : null;
 }
 
 function randomToken(chars: number): string {

@@ -23,7 +23,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../models/check.js';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { applySignal, deadlineOf, type Signal, type SignalOutcome } from '../domain/status.js';
-import { recordFlip } from './flips.js';
+import { completeOutbox, outboxEntry } from './outbox.js';
+import { config } from '../config.js';
 import { pruneCheckHistory } from './prune.js';
 import { guardOf, readSignalCheck as reread, type SignalCheck } from './signal-check.js';
 import { scheduleDeadline } from '../queues/deadlines.js';
@@ -42,7 +43,7 @@ const ADOPT_AFTER_MS = 2000;
 /** Longest pause between two looks at a claimed number, in milliseconds (before jitter). */
 const MAX_WAIT_STEP_MS = 32;
 /** How often (in pings) old pings are pruned (behaviour.md §4.3 step 12). */
-const PRUNE_EVERY = 100;
+export const PRUNE_EVERY = 100;
 /** MongoDB's duplicate key error code. */
 const DUPLICATE_KEY = 11000;
 
@@ -61,7 +62,7 @@ export type ResolveSignal = (check: SignalCheck) => Signal;
 /**
  * Applies a signal and logs the ping (behaviour.md §4.3 step 10): stores the
  * ping with `n` = the new `nPings`, updates the check and adds 1 to `nPings`,
- * records a flip when the stored status changes, schedules the deadline job,
+ * records a flip (through the check's outbox) when the stored status changes, schedules the deadline job,
  * and prunes every 100th ping.
  *
  * @param deps - Clock and queues.
@@ -107,9 +108,13 @@ async function claim(checkId: string, n: number, created: Date, kind: Signal, me
  * Moves the check to `n` for our claimed ping, recomputing when another writer
  * changed a guarded field in between.
  *
+ * @param read - The check as read before the claim (at n − 1).
+ * @param at - The ping's time.
+ * @param first - The outcome computed from `read`.
  * @returns `n`, or null (and the claim withdrawn) when the check is gone.
+ * @throws Error when concurrent writes keep winning, or the driver's error.
  */
-async function completeClaim(
+export async function completeClaim(
   deps: SignalDeps,
   read: SignalCheck,
   n: number,
@@ -164,8 +169,11 @@ async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<
 }
 
 /**
- * Writes the transition from nPings n − 1 to n, if the check is still as read;
- * the writer then records the flip, schedules the deadline and prunes.
+ * Writes the transition from nPings n − 1 to n, if the check is still as read,
+ * with the flip it causes in the check's outbox (one atomic write); the
+ * writer then completes the flip, schedules the deadline and prunes. A failure
+ * after the write loses nothing: the sweep completes the outbox and re-adds
+ * the deadline job.
  *
  * @returns Whether this write moved the check.
  */
@@ -177,10 +185,17 @@ async function writeTransition(
   outcome: SignalOutcome,
 ): Promise<boolean> {
   const deadline = deadlineOf(outcome.next);
-  const res = await Check.updateOne(guardOf(check), { $set: { ...outcome.set, deadline, nPings: n } });
+  const entry = outcome.flip && outboxEntry(outcome.flip, now, now);
+  const update = { $set: { ...outcome.set, deadline, nPings: n }, ...(entry ? { $push: { outbox: entry } } : {}) };
+  const res = await Check.updateOne(guardOf(check), update);
   if (res.matchedCount !== 1) return false;
   const checkId = check._id;
-  if (outcome.flip) await recordFlip(deps.queues, check, outcome.flip, now, now);
+  if (entry) {
+    const owed = [{ check: { ...check, ...outcome.set }, entry }];
+    await completeOutbox({ queues: deps.queues, notify: config.notify }, owed, now).catch((err: unknown) =>
+      log.error({ err, checkId }, 'cannot complete the flip; the sweep will'),
+    );
+  }
   if (deadline && deadline.getTime() !== check.deadline?.getTime()) {
     await scheduleDeadline(deps.queues.deadlines, checkId, deadline, now).catch((err: unknown) =>
       log.error({ err, checkId }, 'cannot schedule deadline; the sweep will'),

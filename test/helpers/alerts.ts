@@ -9,7 +9,6 @@ import { config, type NotifyConfig } from '../../shared/config.js';
 import { createRedis } from '../../shared/queues/connections.js';
 import type { Alert } from '../../shared/notify/types.js';
 import type { WorkerDeps, WorkerFactory } from '../../workers/deps.js';
-import { flipWorker } from '../../workers/flips.js';
 import { notifyWorker } from '../../workers/notify.js';
 import { testContext } from './hooks.js';
 
@@ -77,7 +76,7 @@ export interface TestAlertWorkers {
 export const TEST_WORKER_OPTIONS = { lockDuration: 1000, stalledInterval: 250, drainDelay: 1 };
 
 /**
- * Starts the flips and notify workers (and any `extra` ones) against the test
+ * Starts the notify worker (and any `extra` ones) against the test
  * Redis and MongoDB.
  *
  * @param notify - Alert settings (see {@link testNotifyConfig}).
@@ -92,7 +91,7 @@ export function startAlertWorkers(notify: NotifyConfig, ...extra: WorkerFactory[
     settings: { deadlineConcurrency: 10, sweepIntervalMs: 60_000 },
     notify,
   };
-  const workers: Worker[] = [flipWorker(deps, TEST_WORKER_OPTIONS), notifyWorker(deps, TEST_WORKER_OPTIONS), ...extra.map((build) => build(deps))];
+  const workers: Worker[] = [notifyWorker(deps, TEST_WORKER_OPTIONS), ...extra.map((build) => build(deps))];
   return {
     workers,
     async stop(force = false) {

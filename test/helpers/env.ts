@@ -7,3 +7,6 @@ process.env.LOG_LEVEL ??= 'silent';
 process.env.TEST_MIN_PERIOD_SECONDS ??= '1';
 process.env.BASE_URL ??= 'http://localhost:8000';
 process.env.SECRET_KEY ??= 'test-secret';
+process.env.QUEUE_PREFIX ??= `hc_test_${process.pid}`;
+// Alert tests deliver to receivers on 127.0.0.1; the refusal itself is tested with the flag off.
+process.env.INTEGRATIONS_ALLOW_PRIVATE_IPS ??= 'true';

@@ -38,7 +38,11 @@ describe('waitForRedis', () => {
   it('rejects once the timeout passes without Redis', async () => {
     const redis = createRedis(`redis://127.0.0.1:${await freePort()}`, 'worker');
     try {
-      await waitForRedis(redis, 500).then(() => expect.fail('resolved'), (err: Error) => expect(err.message).to.equal('Redis is not reachable after 500 ms'));
+      const port = redis.options.port;
+      await waitForRedis(redis, 500).then(
+        () => expect.fail('resolved'),
+        (err: Error) => expect(err.message).to.equal(`cannot reach Redis at 127.0.0.1:${port}/0: connect ECONNREFUSED 127.0.0.1:${port} (after 500 ms)`),
+      );
     } finally {
       redis.disconnect();
     }

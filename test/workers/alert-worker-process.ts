@@ -1,6 +1,6 @@
 /**
- * A separate worker process for the crash test: runs the flips and notify
- * workers until the test kills it. Arguments: MongoDB URI, Redis URL, the
+ * A separate worker process for the crash test: runs the notify worker until
+ * the test kills it. Arguments: MongoDB URI, Redis URL, the
  * notify settings as JSON. Prints `ready` once the workers run.
  */
 import { systemClock } from '../../shared/clock.js';
@@ -10,7 +10,6 @@ import '../../shared/models/index.js';
 import { createRedis } from '../../shared/queues/connections.js';
 import { openQueues } from '../../shared/queues/index.js';
 import type { WorkerDeps } from '../../workers/deps.js';
-import { flipWorker } from '../../workers/flips.js';
 import { notifyWorker } from '../../workers/notify.js';
 import { TEST_WORKER_OPTIONS } from '../helpers/alerts.js';
 
@@ -25,6 +24,6 @@ const deps: WorkerDeps = {
   settings: { deadlineConcurrency: 1, sweepIntervalMs: 60_000 },
   notify: JSON.parse(settings) as NotifyConfig,
 };
-const workers = [flipWorker(deps, TEST_WORKER_OPTIONS), notifyWorker(deps, TEST_WORKER_OPTIONS)];
+const workers = [notifyWorker(deps, TEST_WORKER_OPTIONS)];
 await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 process.stdout.write('ready\n');

@@ -8,8 +8,8 @@ import { Channel } from '../../shared/models/channel.js';
 import { Check } from '../../shared/models/check.js';
 import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
 import { INTERRUPTED } from '../../shared/notify/notifications.js';
-import { recordFlip } from '../../shared/services/flips.js';
-import { notifyJobId, processFlip } from '../../workers/flips.js';
+import { notifyJobId } from '../../shared/queues/notify.js';
+import { recordTestFlip } from '../helpers/flips.js';
 import { processNotify } from '../../workers/notify.js';
 import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
@@ -34,15 +34,14 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const project = await buildProject();
     const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...channel });
     const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
-    const flipId = await recordFlip(testContext().queues, check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    const flipId = await recordTestFlip(check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, testNotifyConfig(receiver.url));
     return { flipId, channelId: ch._id, checkId: check._id };
   }
-  /** Runs the fan-out, then the notify processor, in-process (no workers). */
-  async function processDirectly(flipId: string, channelId: string, between: () => Promise<unknown>) {
+  /** Runs the notify processor in-process (no workers) after `between`. */
+  async function processDirectly(flipId: string, checkId: string, channelId: string, between: () => Promise<unknown>) {
     const config = testNotifyConfig(receiver.url);
-    await processFlip({ data: { flipId } }, { clock: systemClock, notifyQueue: testContext().queues.notify, config });
     await between();
-    const job = { data: { flipId, channelId }, attemptsMade: 0, opts: {} } as Job;
+    const job = { data: { flipId, checkId, channelId }, attemptsMade: 0, opts: {} } as Job;
     return processNotify(job, undefined, { clock: systemClock, config });
   }
   const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
@@ -98,26 +97,26 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
   });
 
   it('does not send again for a job whose notification is delivered', async () => {
-    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
+    const { flipId, channelId, checkId } = await downFlip(() => ({ status: 200 }));
     start();
     await settled();
     const queue = testContext().queues.notify;
     const jobId = notifyJobId(flipId, channelId);
-    await queue.add('notify', { flipId, channelId }, { jobId, removeOnComplete: true });
+    await queue.add('notify', { flipId, checkId, channelId }, { jobId, removeOnComplete: true });
     await waitFor('the repeated job to finish', async () => !(await queue.getJob(jobId)));
     expect(receiver.requests.length).to.equal(1);
   });
 
   it('abandons the alert when the check was paused after the fan-out', async () => {
     const { flipId, channelId, checkId } = await downFlip(() => ({ status: 200 }));
-    const outcome = await processDirectly(flipId, channelId, () => Check.updateOne({ _id: checkId }, { $set: { status: 'paused' } }));
+    const outcome = await processDirectly(flipId, checkId, channelId, () => Check.updateOne({ _id: checkId }, { $set: { status: 'paused' } }));
     const notification = await Notification.findOne({ flipId }).lean();
     expect([outcome, notification?.state, notification?.error, receiver.requests.length]).to.deep.equal(['skipped', 'failed', 'check is paused', 0]);
   });
 
   it('abandons the alert when the channel was deleted after the fan-out', async () => {
-    const { flipId, channelId } = await downFlip(() => ({ status: 200 }));
-    await processDirectly(flipId, channelId, () => Channel.deleteOne({ _id: channelId }));
+    const { flipId, channelId, checkId } = await downFlip(() => ({ status: 200 }));
+    await processDirectly(flipId, checkId, channelId, () => Channel.deleteOne({ _id: channelId }));
     expect((await Notification.findOne({ flipId }).lean())?.error).to.equal('channel was deleted');
   });
 
@@ -131,7 +130,7 @@ describe('workers/notify (delivery of one flip through one channel)', () => {
     const project = await buildProject();
     const ch = await buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook` });
     const check = await buildCheck(project, { status: 'down', channels: [ch._id] });
-    await recordFlip(testContext().queues, check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, new Date(), new Date());
+    await recordTestFlip(check, { oldStatus: 'up', newStatus: 'down', reason: 'timeout' }, testNotifyConfig(receiver.url));
     await arrived;
     child.kill('SIGKILL');
     await once(child, 'exit');

@@ -1,16 +1,15 @@
 import { expect } from 'chai';
 import { UnrecoverableError } from 'bullmq';
+import { Types } from 'mongoose';
 import { Check } from '../../shared/models/check.js';
 import { deadlineJobKey } from '../../shared/queues/deadlines.js';
 import { systemClock } from '../../shared/clock.js';
-import { flipJobId } from '../../shared/services/flips.js';
-import { deadlinePayload, processDeadline } from '../../workers/deadlines.js';
-import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
+import { Notification } from '../../shared/models/notification.js';
+import { notifyJobId } from '../../shared/queues/notify.js';
+import { applyDeadlines, deadlinePayload, processDeadline } from '../../workers/deadlines.js';
+import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { downFlips, stored } from './support.js';
-
-/** A channel assigned to checks whose flips must notify (its document is not needed here). */
-const CHANNEL_ID = '5b7e0f0e-8a5c-4d0e-9c55-2f1d3e4a6b7c';
 
 describe('processDeadline', () => {
   let project: TestProject;
@@ -48,10 +47,11 @@ describe('processDeadline', () => {
 
   it('stores down an up check past its deadline, dating the flip at the deadline', async () => {
     const lastPing = secondsAgo(10);
-    const check = await buildCheck(project, { status: 'up', lastPing, timeout: 2, grace: 3, deadline: secondsAgo(5), channels: [CHANNEL_ID] });
+    const check = await buildCheck(project, { status: 'up', lastPing, timeout: 2, grace: 3, deadline: secondsAgo(5) });
     expect(await processDeadline(deps(), check._id)).to.equal('flipped');
     const [flip] = await downFlips(check._id);
-    expect(flip).to.include({ oldStatus: 'up', reason: 'timeout', processed: null });
+    expect(flip).to.include({ oldStatus: 'up', reason: 'timeout' });
+    expect(flip.processed).to.be.an.instanceOf(Date);
     expect(flip.created.getTime()).to.equal(lastPing.getTime() + 5_000);
     expect(await stored(check._id)).to.include({ status: 'down', deadline: null });
   });
@@ -65,12 +65,36 @@ describe('processDeadline', () => {
     expect(flip.created.getTime()).to.equal(lastStart.getTime() + 5_000);
   });
 
-  it('enqueues the fan-out of the timeout flip', async () => {
-    const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [CHANNEL_ID] });
+  it('creates the notification and the notify job of the timeout flip, and empties the outbox', async () => {
+    const channel = await buildChannel(project);
+    const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [channel._id] });
     await processDeadline(deps(), check._id);
     const [flip] = await downFlips(check._id);
-    const job = await testContext().queues.flips.getJob(flipJobId(String(flip._id)));
-    expect(job?.data).to.deep.equal({ flipId: String(flip._id) });
+    const flipId = String(flip._id);
+    expect(await Notification.countDocuments({ flipId, channelId: channel._id, status: 'down', state: 'pending' })).to.equal(1);
+    const job = await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id));
+    expect(job?.data).to.deep.equal({ flipId, checkId: check._id, channelId: channel._id });
+    expect((await stored(check._id)).outbox).to.deep.equal([]);
+  });
+
+  it('completes the flip a crashed attempt left in the outbox of a check already down, once', async () => {
+    const channel = await buildChannel(project);
+    const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [channel._id] });
+    const entry = { _id: new Types.ObjectId(), at: secondsAgo(8), recorded: secondsAgo(7), oldStatus: 'up', newStatus: 'down', reason: 'timeout' };
+    await Check.updateOne({ _id: check._id }, { $set: { status: 'down', deadline: null }, $push: { outbox: entry } });
+    expect(await processDeadline(deps(), check._id)).to.equal('down');
+    expect(await processDeadline(deps(), check._id)).to.equal('down');
+    expect(await downFlips(check._id)).to.have.length(1);
+    expect(await Notification.countDocuments({ checkId: check._id })).to.equal(1);
+    expect((await stored(check._id)).outbox).to.deep.equal([]);
+  });
+
+  it('applies a batch of due, early and missing checks in one call', async () => {
+    const due = await Promise.all([1, 2, 3].map(() => buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1 })));
+    const early = await buildCheck(project, { status: 'up', lastPing: new Date(), timeout: 60, grace: 60 });
+    const outcomes = await applyDeadlines(deps(), [...due.map((c) => c._id), early._id, 'no-such-check']);
+    expect([...outcomes.values()]).to.deep.equal(['flipped', 'flipped', 'flipped', 'rescheduled', 'gone']);
+    for (const check of due) expect(await downFlips(check._id)).to.have.length(1);
   });
 });
 

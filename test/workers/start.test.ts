@@ -3,6 +3,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QueueName } from '../../shared/queues/names.js';
 import { createRedis } from '../../shared/queues/connections.js';
+import { bullOptions } from '../../shared/queues/index.js';
 import { startWorkers, type RunningWorkers } from '../../workers/start.js';
 import { SWEEP_SCHEDULER_ID } from '../../workers/sweep.js';
 import type { WorkerFactory } from '../../workers/deps.js';
@@ -37,7 +38,7 @@ describe('startWorkers', () => {
 
   it('schedules the sweep to repeat every sweep interval', async () => {
     running = await startWorkers(workerDeps(connection));
-    const queue = new Queue(QueueName.Sweep, { connection });
+    const queue = new Queue(QueueName.Sweep, bullOptions(connection));
     const scheduler = await queue.getJobScheduler(SWEEP_SCHEDULER_ID);
     await queue.close();
     expect(scheduler?.every).to.equal(TEST_SWEEP_INTERVAL_MS);
@@ -45,7 +46,7 @@ describe('startWorkers', () => {
 
   it('keeps sweeping after start', async () => {
     running = await startWorkers(workerDeps(connection));
-    const queue = new Queue(QueueName.Sweep, { connection });
+    const queue = new Queue(QueueName.Sweep, bullOptions(connection));
     await waitFor('the first scheduled sweep to finish', async () => {
       const counts = await queue.getJobCounts('wait', 'active', 'delayed');
       return counts.wait + counts.active === 0 && counts.delayed === 1;

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
 import { Check } from '../../shared/models/check.js';
-import { Flip } from '../../shared/models/flip.js';
+import { Notification } from '../../shared/models/notification.js';
 import { deadlineJobKey } from '../../shared/queues/deadlines.js';
-import { flipJobId } from '../../shared/services/flips.js';
+import { notifyJobId } from '../../shared/queues/notify.js';
 import { systemClock } from '../../shared/clock.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
 import { runSweep } from '../../workers/sweep.js';
-import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
+import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { TEST_SWEEP_INTERVAL_MS, downFlips, ping, startTestWorkers, wentDown } from './support.js';
 
@@ -20,8 +21,11 @@ describe('runSweep', () => {
     const counts = await testContext().queues.deadlines.getJobCounts('delayed', 'wait');
     return counts.delayed + counts.wait;
   };
-  const addFlip = (recorded: Date, processed: Date | null = null) =>
-    Flip.create({ checkId: randomUUID(), created: recorded, recorded, processed, oldStatus: 'up', newStatus: 'down', reason: 'timeout' });
+  /** A check stored down whose flip was left in its outbox, written at `recorded`. */
+  const owingCheck = async (recorded: Date, channels: string[] = []) => {
+    const entry = { _id: new Types.ObjectId(), at: recorded, recorded, oldStatus: 'up', newStatus: 'down', reason: 'timeout' };
+    return buildCheck(project, { status: 'down', lastPing: inMs(-600_000), channels, outbox: [entry] as never });
+  };
 
   beforeEach(async () => {
     project = await buildProject();
@@ -31,7 +35,7 @@ describe('runSweep', () => {
     const check = await buildCheck(project, { timeout: 1, grace: 1 });
     const { deadline } = await ping(check._id);
     await testContext().redis.flushdb();
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 1, flips: 0 });
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 1, flips: 0, notifications: 0 });
     const running = startTestWorkers(deadlineWorker);
     try {
       await wentDown(check._id);
@@ -43,13 +47,13 @@ describe('runSweep', () => {
 
   it('leaves checks due after two sweep intervals to their own job', async () => {
     const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: inMs(3 * TEST_SWEEP_INTERVAL_MS) });
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0 });
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
     expect(await pendingJob(check._id)).to.equal(null);
   });
 
   it('skips checks stored down', async () => {
     await buildCheck(project, { status: 'down', lastPing: new Date(), deadline: new Date() });
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0 });
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
   });
 
   it('keeps one pending job per check when it runs twice', async () => {
@@ -63,29 +67,34 @@ describe('runSweep', () => {
   it('walks more checks than one cursor batch', async () => {
     const fields = { projectId: project.project._id, status: 'up', lastPing: new Date(), deadline: inMs(1_000), created: new Date() };
     await Check.insertMany(Array.from({ length: 450 }, () => ({ ...fields, _id: randomUUID(), badgeKey: randomUUID() })));
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 450, flips: 0 });
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 450, flips: 0, notifications: 0 });
     expect(await pendingJobs()).to.equal(450);
   });
 
-  it('re-enqueues a flip still unprocessed after a minute under its own job id', async () => {
-    const flip = await addFlip(inMs(-61_000));
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 1 });
-    const job = await testContext().queues.flips.getJob(flipJobId(String(flip._id)));
-    expect(job?.data).to.deep.equal({ flipId: String(flip._id) });
+  it('completes a flip left in an outbox: flip, notification and notify job written once, outbox emptied', async () => {
+    const channel = await buildChannel(project);
+    const check = await owingCheck(inMs(-11_000), [channel._id]);
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 1, notifications: 0 });
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
+    const flips = await downFlips(check._id);
+    expect(flips).to.have.length(1);
+    const flipId = String(flips[0]!._id);
+    expect(await Notification.countDocuments({ flipId, channelId: channel._id })).to.equal(1);
+    expect(await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id))).to.not.equal(undefined);
+    expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);
   });
 
-  it('leaves recent and processed flips alone', async () => {
-    await addFlip(new Date());
-    await addFlip(inMs(-120_000), inMs(-119_000));
-    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0 });
-    expect(await testContext().queues.flips.count()).to.equal(0);
+  it('leaves an outbox entry younger than ten seconds to the process that wrote it', async () => {
+    const check = await owingCheck(new Date());
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
+    expect((await Check.findById(check._id).lean())!.outbox).to.have.length(1);
   });
 
-  it('adds no second job for a flip whose job is still queued', async () => {
-    const flip = await addFlip(inMs(-61_000));
-    const flipId = String(flip._id);
-    await testContext().queues.flips.add('flip', { flipId }, { jobId: flipJobId(flipId) });
+  it('does not replace a pending deadline job (its delay stays as the ping set it)', async () => {
+    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: inMs(1_000) });
+    await testContext().queues.deadlines.add('deadline', { checkId: check._id }, { delay: 5_000, deduplication: { id: deadlineJobKey(check._id) } });
     await runSweep(deps());
-    expect(await testContext().queues.flips.count()).to.equal(1);
+    const job = await testContext().queues.deadlines.getJob(String(await pendingJob(check._id)));
+    expect(job?.opts.delay).to.equal(5_000);
   });
 });

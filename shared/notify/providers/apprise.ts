@@ -26,7 +26,7 @@ export const apprise: Provider<AppriseSettings> = {
     urls: Joi.string(),
     tag: Joi.string(),
   }),
-  async send({ settings, alert, signal }) {
+  async send({ settings, alert, config, signal }) {
     await callProvider(
       {
         url: settings.url,
@@ -39,7 +39,7 @@ export const apprise: Provider<AppriseSettings> = {
           ...(settings.tag ? { tag: settings.tag } : {}),
         },
       },
-      signal,
+      { signal, config },
     );
   },
 };

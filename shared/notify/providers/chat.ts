@@ -77,8 +77,8 @@ function chatProvider(payload: (alert: Alert) => Record<string, unknown>): Provi
   return {
     main: 'url',
     schema,
-    async send({ settings, alert, signal }) {
-      await callProvider({ url: settings.url, json: payload(alert), permanentOn: GONE }, signal);
+    async send({ settings, alert, config, signal }) {
+      await callProvider({ url: settings.url, json: payload(alert), permanentOn: GONE }, { signal, config });
     },
   };
 }

@@ -36,7 +36,7 @@ export const pagerduty: Provider<PagerdutySettings> = {
           links: [{ href: alert.detailsUrl, text: 'View details' }],
         },
       },
-      signal,
+      { signal, config },
     );
   },
 };
@@ -65,7 +65,7 @@ export const opsgenie: Provider<OpsgenieSettings> = {
       const alias = encodeURIComponent(alert.checkId);
       await callProvider(
         { url: `${api}/v2/alerts/${alias}/close?identifierType=alias`, headers, json: { note: textOf(alert) } },
-        signal,
+        { signal, config },
       );
       return;
     }
@@ -81,7 +81,7 @@ export const opsgenie: Provider<OpsgenieSettings> = {
           tags: alert.tags.split(/\s+/).filter(Boolean),
         },
       },
-      signal,
+      { signal, config },
     );
   },
 };

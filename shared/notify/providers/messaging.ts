@@ -52,7 +52,7 @@ export const telegram: Provider<TelegramSettings> = {
         },
         permanentOn: [403],
       },
-      signal,
+      { signal, config },
     );
   },
 };
@@ -90,7 +90,7 @@ export const matrix: Provider<MatrixSettings> = {
         headers: { authorization: `Bearer ${token}` },
         json: { msgtype: 'm.text', body: textOf(alert), format: 'org.matrix.custom.html', formatted_body: htmlOf(alert) },
       },
-      signal,
+      { signal, config },
     );
   },
 };

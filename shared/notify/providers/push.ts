@@ -49,7 +49,7 @@ export const ntfy: Provider<NtfySettings> = {
           click: alert.detailsUrl,
         },
       },
-      signal,
+      { signal, config },
     );
   },
 };
@@ -72,14 +72,14 @@ export const gotify: Provider<GotifySettings> = {
     if (!parsed || !token) return { url: value };
     return { url: `${parsed.origin}${parsed.pathname.replace(/\/?message\/?$/, '')}`, token };
   },
-  async send({ settings, alert, signal }) {
+  async send({ settings, alert, config, signal }) {
     await callProvider(
       {
         url: `${settings.url.replace(/\/+$/, '')}/message`,
         headers: { 'x-gotify-key': settings.token },
         json: { title: titleOf(alert), message: textOf(alert), priority: alert.status === 'up' ? 5 : 8 },
       },
-      signal,
+      { signal, config },
     );
   },
 };
@@ -126,7 +126,7 @@ export const pushover: Provider<PushoverSettings> = {
           ...(priority === 2 ? EMERGENCY : {}),
         },
       },
-      signal,
+      { signal, config },
     );
   },
 };

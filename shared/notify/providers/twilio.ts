@@ -46,7 +46,7 @@ function phoneProvider(prefix: string): Provider<PhoneSettings> {
           headers: { authorization: `Basic ${Buffer.from(`${account}:${auth}`).toString('base64')}` },
           form: { From: `${prefix}${from}`, To: `${prefix}${settings.number}`, Body: shortText(alert) },
         },
-        signal,
+        { signal, config },
       );
     },
   };

@@ -103,7 +103,7 @@ export const webhook: Provider<WebhookSettings> = {
   main: 'url',
   schema,
   sendsOn: (settings, status) => Boolean(settings.url || settings[`url_${status}`]),
-  async send({ settings, alert, signal }) {
+  async send({ settings, alert, config, signal }) {
     const spec = specOf(settings, alert.status, alert);
     if (!spec) return;
     const headers: Record<string, string> = {};
@@ -116,7 +116,7 @@ export const webhook: Provider<WebhookSettings> = {
         headers,
         body: withBody ? (settings.url ? spec.body : fillTemplate(spec.body, alert)) : undefined,
       },
-      signal,
+      { signal, config },
     );
   },
 };

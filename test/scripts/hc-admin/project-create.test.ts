@@ -82,6 +82,6 @@ describe('hc-admin project create', () => {
     expect(result.code).to.equal(1);
     expect(result.stdout).to.equal('');
     expect(stderrLines(result)).to.have.lengthOf(1);
-    expect(stderrLines(result)[0]).to.match(/^hc-admin: cannot reach MongoDB: /);
+    expect(stderrLines(result)[0]).to.match(/^hc-admin: cannot reach MongoDB at 127\.0\.0\.1:\d+\/x: connect ECONNREFUSED/);
   });
 });

@@ -44,7 +44,16 @@ export function jsonOf(result: CliResult): unknown {
   return JSON.parse(lines[0] as string);
 }
 
-/** The lines written on stderr. */
+/** The first line of every run: which database hc-admin uses. */
+export const DATABASE_LINE = /^hc-admin: database \S+ \((from MONGODB_URI|MONGODB_URI is unset: the default)\)$/;
+
+/**
+ * The lines written on stderr after the database line every run starts with.
+ *
+ * @throws Error when stderr does not start with the database line.
+ */
 export function stderrLines(result: CliResult): string[] {
-  return result.stderr.split('\n').filter((l) => l !== '');
+  const [first, ...rest] = result.stderr.split('\n').filter((l) => l !== '');
+  if (!first || !DATABASE_LINE.test(first)) throw new Error(`stderr does not start with the database line: ${result.stderr}`);
+  return rest;
 }

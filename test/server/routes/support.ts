@@ -31,12 +31,24 @@ export interface ApiClient {
  * @param clock - The app's clock (default: real time).
  */
 export function api(key: string | undefined, clock?: Clock): ApiClient {
+  return apiAt(3, key, clock);
+}
+
+/**
+ * A client for `/api/v<version>` paths.
+ *
+ * @param version - 1, 2 or 3.
+ * @param key - Sent as `X-Api-Key`; omitted when undefined.
+ * @param clock - The app's clock (default: real time).
+ */
+export function apiAt(version: 1 | 2 | 3, key: string | undefined, clock?: Clock): ApiClient {
   const agent = http(clock);
+  const prefix = `/api/v${version}`;
   const withKey = (req: supertest.Test): supertest.Test => (key === undefined ? req : req.set('X-Api-Key', key));
   return {
-    get: (path) => withKey(agent.get(`/api/v3${path}`)),
-    post: (path, body) => (body === undefined ? withKey(agent.post(`/api/v3${path}`)) : withKey(agent.post(`/api/v3${path}`)).send(body)),
-    delete: (path) => withKey(agent.delete(`/api/v3${path}`)),
+    get: (path) => withKey(agent.get(`${prefix}${path}`)),
+    post: (path, body) => (body === undefined ? withKey(agent.post(`${prefix}${path}`)) : withKey(agent.post(`${prefix}${path}`)).send(body)),
+    delete: (path) => withKey(agent.delete(`${prefix}${path}`)),
   };
 }
 

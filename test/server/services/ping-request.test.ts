@@ -4,15 +4,17 @@ import supertest from 'supertest';
 import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../../../server/services/ping-request.js';
 
 /** Echoes what the ping-request functions make of a real request, as JSON. */
-function echo(trustProxy: boolean, limitBytes = 10_000) {
+function echo(trustProxy: boolean, limitBytes = 10_000, capBytes = 1_000_000) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readPingBody(req, limitBytes);
+    const { body, cut } = await readPingBody(req, limitBytes, capBytes);
     res.setHeader('Content-Type', 'application/json');
+    if (cut) res.setHeader('Connection', 'close');
     res.end(JSON.stringify({
       remoteAddr: remoteAddrOf(req, trustProxy),
       scheme: schemeOf(req, trustProxy),
       ua: uaOf(req),
       body: body?.toString('latin1') ?? null,
+      cut,
     }));
   };
 }
@@ -36,6 +38,16 @@ describe('server/services/ping-request', () => {
   it('keeps exactly the configured number of bytes of a longer body', async () => {
     const res = await supertest(echo(true, 5)).post('/').send('abcdefghij');
     expect(res.body.body).to.equal('abcde');
+  });
+
+  it('reads a body of exactly the read cap to the end', async () => {
+    const res = await supertest(echo(true, 5, 20)).post('/').send('a'.repeat(20));
+    expect(res.body).to.include({ body: 'aaaaa', cut: false });
+  });
+
+  it('stops reading past the read cap, keeping the first bytes', async () => {
+    const res = await supertest(echo(true, 5, 20)).post('/').send('abcdefghij'.repeat(10_000));
+    expect(res.body).to.include({ body: 'abcde', cut: true });
   });
 
   it('gives null for an empty body and a limit of 0 bytes', async () => {

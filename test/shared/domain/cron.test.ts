@@ -113,6 +113,14 @@ describe('cron matching (behaviour.md §2.4 rules 2, 4)', () => {
     ]);
   });
 
+  it('a one-value range a-a/n runs to the field maximum, as cronsim reads it', () => {
+    expect(utcMatches('50-50/5 * * * *', '2024-05-05T10:00:00Z', 3)).to.deep.equal([
+      '2024-05-05T10:50:00Z',
+      '2024-05-05T10:55:00Z',
+      '2024-05-05T11:50:00Z',
+    ]);
+  });
+
   it('a-b/n stays within a-b', () => {
     expect(utcMatches('10-20/7 * * * *', '2024-05-05T10:00:00Z', 3)).to.deep.equal([
       '2024-05-05T10:10:00Z',

@@ -1,8 +1,13 @@
 import { expect } from 'chai';
-import { callProvider } from '../../../shared/notify/http.js';
+import { callProvider, type RequestContext } from '../../../shared/notify/http.js';
 import { DeliveryError } from '../../../shared/notify/types.js';
 import { freePort } from '../../helpers/services.js';
 import { startReceiver, type Receiver, type Reply } from '../../helpers/receiver.js';
+
+/** A delivery attempt's context with a `timeoutMs` milliseconds timeout; private targets allowed (the receiver is local). */
+function attempt(timeoutMs: number): RequestContext {
+  return { signal: AbortSignal.timeout(timeoutMs), config: { allowPrivateIps: true } };
+}
 
 async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
   const err = await promise.then(() => null, (e: unknown) => e);
@@ -17,39 +22,39 @@ describe('shared/notify/http callProvider', () => {
 
   it('returns the answer of a 2xx', async () => {
     await start({ status: 202, body: '{"ok":true}' });
-    expect(await callProvider({ url: receiver.url, json: {} }, AbortSignal.timeout(5000))).to.equal('{"ok":true}');
+    expect(await callProvider({ url: receiver.url, json: {} }, attempt(5000))).to.equal('{"ok":true}');
   });
 
   it('retries a 500 and keeps its status and body in the error', async () => {
     await start({ status: 500, body: 'boom' });
-    const err = await failure(callProvider({ url: receiver.url, json: {} }, AbortSignal.timeout(5000)));
+    const err = await failure(callProvider({ url: receiver.url, json: {} }, attempt(5000)));
     expect([err.message, err.retryable, err.permanent]).to.deep.equal(['received status code 500: boom', true, false]);
   });
 
   it('retries a 429', async () => {
     await start({ status: 429 });
-    expect((await failure(callProvider({ url: receiver.url }, AbortSignal.timeout(5000)))).retryable).to.equal(true);
+    expect((await failure(callProvider({ url: receiver.url }, attempt(5000)))).retryable).to.equal(true);
   });
 
   it('does not retry a 400', async () => {
     await start({ status: 400, body: 'bad payload' });
-    const err = await failure(callProvider({ url: receiver.url }, AbortSignal.timeout(5000)));
+    const err = await failure(callProvider({ url: receiver.url }, attempt(5000)));
     expect([err.message, err.retryable]).to.deep.equal(['received status code 400: bad payload', false]);
   });
 
   it('marks the statuses the provider names as permanent', async () => {
     await start({ status: 404 });
-    expect((await failure(callProvider({ url: receiver.url, permanentOn: [404] }, AbortSignal.timeout(5000)))).permanent).to.equal(true);
+    expect((await failure(callProvider({ url: receiver.url, permanentOn: [404] }, attempt(5000)))).permanent).to.equal(true);
   });
 
   it('retries when the receiver does not answer in time', async () => {
     await start('hang');
-    const err = await failure(callProvider({ url: receiver.url }, AbortSignal.timeout(200)));
+    const err = await failure(callProvider({ url: receiver.url }, attempt(200)));
     expect([err.message, err.retryable]).to.deep.equal(['timed out', true]);
   });
 
   it('retries when the connection is refused', async () => {
-    const err = await failure(callProvider({ url: `http://127.0.0.1:${await freePort()}/` }, AbortSignal.timeout(5000)));
+    const err = await failure(callProvider({ url: `http://127.0.0.1:${await freePort()}/` }, attempt(5000)));
     expect([err.message, err.retryable]).to.deep.equal(['connection failed: ECONNREFUSED', true]);
   });
 });

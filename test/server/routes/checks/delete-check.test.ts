@@ -42,7 +42,7 @@ describe('DELETE /api/v3/checks/<uuid>', () => {
     const check = await buildCheck(p);
     const other = await buildCheck(p);
     for (const c of [check, other]) {
-      await Notification.create({ _id: `n-${c._id}`, flipId: `f-${c._id}`, checkId: c._id, channelId: 'ch', status: 'down', created: NOW, updated: NOW });
+      await Notification.create({ _id: `n-${c._id}`, flipId: `f-${c._id}`, checkId: c._id, channelId: 'ch', status: 'down', flipCreated: NOW, created: NOW, updated: NOW });
     }
     await api(p.apiKey).delete(`/checks/${check._id}`);
     expect((await Notification.find({}).lean()).map((n) => n.checkId)).to.deep.equal([other._id]);

@@ -22,7 +22,7 @@ async function seedFlip(check: CheckDoc, created: Date): Promise<void> {
 
 async function seedNotification(check: CheckDoc, created: Date, state: NotificationState = 'delivered'): Promise<void> {
   const ids = { _id: randomUUID(), flipId: randomUUID(), channelId: randomUUID() };
-  await Notification.create({ ...ids, checkId: check._id, status: 'down', state, created, updated: created });
+  await Notification.create({ ...ids, checkId: check._id, status: 'down', flipCreated: created, state, created, updated: created });
 }
 
 async function notificationDates(check: CheckDoc): Promise<Date[]> {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { buildChannel, buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { testContext } from '../../../helpers/hooks.js';
-import { flipJobId } from '../../../../shared/services/flips.js';
+import { Notification } from '../../../../shared/models/notification.js';
+import { notifyJobId } from '../../../../shared/queues/notify.js';
 import { onlyPing, storedCheck, storedFlips, storedPings, testClock, T0 } from '../../../helpers/pings.js';
 
 const HOUR_MS = 3600_000;
@@ -33,14 +34,19 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(await storedFlips(check._id)).to.have.length(0);
   });
 
-  it('row 4: down + success → up, flip down→up left unprocessed with a flips job', async () => {
+  it('row 4: down + success → up, flip down→up stored with its notification and notify job, outbox empty', async () => {
     const channel = await buildChannel(project);
     const check = await buildCheck(project, { status: 'down', lastPing: earlier, channels: [channel._id] });
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
-    expect(flip).to.include({ oldStatus: 'down', newStatus: 'up', reason: '', processed: null });
-    expect(await testContext().queues.flips.getJob(flipJobId(String(flip!._id)))).to.not.equal(undefined);
-    expect((await storedCheck(check._id)).status).to.equal('up');
+    expect(flip).to.include({ oldStatus: 'down', newStatus: 'up', reason: '' });
+    expect(flip!.processed).to.deep.equal(T0);
+    const notifications = await Notification.find({ flipId: String(flip!._id) }).lean();
+    expect(notifications.map((n) => [n.channelId, n.status, n.state])).to.deep.equal([[channel._id, 'up', 'pending']]);
+    expect(await testContext().queues.notify.getJob(notifyJobId(String(flip!._id), channel._id))).to.not.equal(undefined);
+    const stored = await storedCheck(check._id);
+    expect(stored.status).to.equal('up');
+    expect(stored.outbox).to.deep.equal([]);
   });
 
   it('row 5: paused (manual_resume false) + success → up, flip paused→up stored processed', async () => {
@@ -61,16 +67,18 @@ describe('Pinging API state transitions (§2.5)', () => {
       expect(stored).to.include({ status: 'down', lastStart: null, deadline: null });
       expect(stored.lastPing).to.deep.equal(T0);
       const flips = await storedFlips(check._id);
-      expect(flips.map((f) => [f.oldStatus, f.newStatus, f.reason, f.processed])).to.deep.equal([[from, 'down', 'fail', null]]);
+      expect(flips.map((f) => [f.oldStatus, f.newStatus, f.reason, f.processed])).to.deep.equal([[from, 'down', 'fail', T0]]);
+      expect(await Notification.countDocuments({ flipId: String(flips[0]!._id), channelId: channel._id, status: 'down' })).to.equal(1);
     });
   }
 
-  it('stores the flip of a check with no channels processed, with no flips job (nothing to notify)', async () => {
+  it('stores the flip of a check with no channels processed, with no notification and no notify job', async () => {
     const check = await buildCheck(project, { status: 'down', lastPing: earlier });
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
     expect(flip!.processed).to.deep.equal(T0);
-    expect(await testContext().queues.flips.getJob(flipJobId(String(flip!._id)))).to.equal(undefined);
+    expect(await Notification.countDocuments({ checkId: check._id })).to.equal(0);
+    expect(await testContext().queues.notify.count()).to.equal(0);
   });
 
   it('row 7: down + fail → down, no flip, last_ping = now, last_start cleared', async () => {

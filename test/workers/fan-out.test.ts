@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip } from '../../shared/models/flip.js';
 import { Notification } from '../../shared/models/notification.js';
-import { flipJobId, recordFlip } from '../../shared/services/flips.js';
 import type { FlipChange } from '../../shared/domain/status.js';
-import { processFlip } from '../../workers/flips.js';
+import { completeOutbox, outboxEntry } from '../../shared/services/outbox.js';
+import { recordTestFlip } from '../helpers/flips.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
 import { scheduleDeadline } from '../../shared/queues/deadlines.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
@@ -16,7 +16,7 @@ import { waitFor } from '../helpers/poll.js';
 const DOWN: FlipChange = { oldStatus: 'up', newStatus: 'down', reason: 'timeout' };
 const UP: FlipChange = { oldStatus: 'down', newStatus: 'up', reason: '' };
 
-describe('workers/flips (fan-out of flips to channels)', () => {
+describe('flip fan-out (shared/services/outbox.ts) and delivery', () => {
   let receiver: Receiver;
   let workers: TestAlertWorkers | undefined;
   let project: TestProject;
@@ -32,12 +32,9 @@ describe('workers/flips (fan-out of flips to channels)', () => {
   });
 
   const webhook = (fields = {}) => buildChannel(project, { kind: 'webhook', value: `${receiver.url}/hook`, ...fields });
-  const flip = (check: CheckDoc, change: FlipChange) => recordFlip(testContext().queues, check, change, new Date(), new Date());
+  const flip = (check: CheckDoc, change: FlipChange) => recordTestFlip(check, change, testNotifyConfig(receiver.url));
   const start = () => (workers = startAlertWorkers(testNotifyConfig(receiver.url)));
   const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
-  /** Resolves once the flip's fan-out job ran to the end. */
-  const fannedOut = (flipId: string) =>
-    waitFor('the fan-out to finish', async () => Boolean((await Flip.findById(flipId))?.processed) && !(await testContext().queues.flips.getJob(flipJobId(flipId))));
   const delivered = (count: number) =>
     waitFor(`${count} delivered notifications`, async () => (await Notification.countDocuments({ state: 'delivered' })) === count);
 
@@ -75,13 +72,20 @@ describe('workers/flips (fan-out of flips to channels)', () => {
     expect(receiver.requests.map((r) => jsonBody(r).status)).to.deep.equal(['down']);
   });
 
-  it('sends nothing when the check is paused by the time the flip is processed', async () => {
-    const check = await buildCheck(project, { status: 'down', channels: [(await webhook())._id] });
+  it('creates no notification when the check is paused by the time the flip completes', async () => {
+    const check = await buildCheck(project, { status: 'paused', channels: [(await webhook())._id] });
     const flipId = await flip(check, DOWN);
+    expect(await Flip.findById(flipId).lean()).to.include({ newStatus: 'down' });
+    expect(await Notification.countDocuments()).to.equal(0);
+  });
+
+  it('sends nothing when the check is paused by the time the alert is sent', async () => {
+    const check = await buildCheck(project, { status: 'down', channels: [(await webhook())._id] });
+    await flip(check, DOWN);
     await Check.updateOne({ _id: check._id }, { $set: { status: 'paused' } });
     start();
-    await fannedOut(flipId);
-    expect([await Notification.countDocuments(), receiver.requests.length]).to.deep.equal([0, 0]);
+    const notification = await waitFor('the alert to be abandoned', () => Notification.findOne({ state: 'failed' }).lean());
+    expect([notification.error, receiver.requests.length]).to.deep.equal(['check is paused', 0]);
   });
 
   it('skips disabled channels and channels turned off for the direction', async () => {
@@ -90,25 +94,22 @@ describe('workers/flips (fan-out of flips to channels)', () => {
     const downOff = await webhook({ value: JSON.stringify({ url: `${receiver.url}/hook`, down: false }) });
     const check = await buildCheck(project, { status: 'down', channels: [on._id, disabled._id, downOff._id] });
     start();
-    await fannedOut(await flip(check, DOWN));
+    await flip(check, DOWN);
     await delivered(1);
     expect((await Notification.find().lean()).map((n) => n.channelId)).to.deep.equal([on._id]);
   });
 
-  it('enqueues the fan-out with retries, since a failed fan-out has already claimed the flip', async () => {
-    const check = await buildCheck(project, { status: 'down', channels: [(await webhook())._id] });
-    const job = await testContext().queues.flips.getJob(flipJobId(await flip(check, DOWN)));
-    expect([job?.opts.attempts, job?.opts.backoff]).to.deep.equal([5, { type: 'exponential', delay: 1000 }]);
-  });
-
-  it('fans out once when a crashed attempt is retried', async () => {
+  it('writes the flip and its notifications once when a crashed completion is repeated', async () => {
     const channels = [await webhook(), await webhook()];
     const check = await buildCheck(project, { status: 'down', channels: channels.map((c) => c._id) });
-    const flipId = await flip(check, DOWN);
-    const notifyQueue = testContext().queues.notify;
-    const deps = { clock: () => new Date(), notifyQueue, config: testNotifyConfig(receiver.url) };
-    await processFlip({ data: { flipId } }, deps);
-    await processFlip({ data: { flipId } }, deps);
-    expect([await notifyQueue.count(), await Notification.countDocuments({ flipId })]).to.deep.equal([2, 2]);
+    const now = new Date();
+    const entry = outboxEntry(DOWN, now, now);
+    await Check.updateOne({ _id: check._id }, { $push: { outbox: entry } });
+    const deps = { queues: testContext().queues, notify: testNotifyConfig(receiver.url) };
+    await completeOutbox(deps, [{ check, entry }], now);
+    await completeOutbox(deps, [{ check, entry }], now);
+    const counts = [await testContext().queues.notify.count(), await Notification.countDocuments(), await Flip.countDocuments({ checkId: check._id })];
+    expect(counts).to.deep.equal([2, 2, 1]);
+    expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * The OpenAPI 3.1 description of the Management API v3, served at
+ * `/api/v3/openapi.json`. test/server/openapi/ checks it against the routes
+ * the app serves and validates real responses against its schemas.
+ */
+import { paths, parameters, responses } from './paths.js';
+import { schemas, type Json } from './schemas.js';
+
+/**
+ * Builds the description.
+ *
+ * @param baseUrl - Site root without a trailing slash (config `baseUrl`); the server is `<baseUrl>/api/v3`.
+ * @returns A JSON-serialisable OpenAPI 3.1 document.
+ */
+export function openApiDocument(baseUrl: string): { [key: string]: Json } {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'hc-monitor Management API',
+      version: '3',
+      description:
+        'Healthchecks-compatible Management API v3. Every endpoint answers OPTIONS with 204 and CORS headers, ' +
+        'and a method it does not list with 405 and an empty body. Collection paths end in `/`.',
+    },
+    servers: [{ url: `${baseUrl}/api/v3` }],
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description: 'A project API key (32 characters). Read-only keys work where an operation says so; POST bodies may carry it as `api_key`.',
+        },
+      },
+      schemas,
+      parameters,
+      responses,
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Operator endpoints of the web process: process metrics at `METRICS_PATH`
+ * (admin credential or `METRICS_TOKEN`) and the BullMQ dashboard (bull-board)
+ * at {@link QUEUE_DASHBOARD_PATH} (admin credential). Neither is mounted when
+ * no credential that opens it is configured.
+ */
+import { Router } from 'express';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bullmq';
+import type { OpsConfig } from '../../shared/config-ops.js';
+import type { Queues } from '../../shared/queues/index.js';
+import { metricsText } from '../../shared/metrics.js';
+import { requireOperator } from '../middleware/operator.js';
+
+/** Where the queue dashboard is mounted. */
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * Builds the operator router.
+ *
+ * @param ops - Paths and credentials (`config.ops` unless a test passes its own).
+ * @param queues - The queues the dashboard shows (the web process's producer handles).
+ */
+export function opsRouter(ops: OpsConfig, queues: Queues): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const secrets = { admin: ops.admin, metricsToken: ops.metricsToken };
+  if (ops.admin || ops.metricsToken) {
+    router.get(ops.metricsPath, requireOperator(secrets, true), async (_req, res) => {
+      const { contentType, body } = await metricsText();
+      res.status(200).setHeader('Content-Type', contentType);
+      res.end(body);
+    });
+  }
+  if (ops.admin) {
+    const board = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
+    createBullBoard({
+      queues: Object.values(queues).map((queue: Queue) => new BullMQAdapter(queue)),
+      serverAdapter: board,
+    });
+    router.use(QUEUE_DASHBOARD_PATH, requireOperator(secrets, false), board.getRouter());
+  }
+  return router;
+}

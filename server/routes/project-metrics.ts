@@ -1,0 +1,63 @@
+/**
+ * Per-project Prometheus metrics, as the reference serves them
+ * (hc/integrations/prometheus/urls.py and views.py `metrics`):
+ *
+ * - `GET /projects/<uuid>/metrics/<read-only API key>`
+ * - `GET /projects/<uuid>/checks/metrics/<read-only API key>` (older form)
+ * - `GET /projects/<uuid>/metrics/` with `Authorization: Bearer <read-only API key>`
+ *
+ * As in the reference, the project is the one the key belongs to; the UUID in
+ * the path only has to be well formed. No Bearer header → 401, a key that is
+ * not 32 characters → 400, a key that is not a project's read-only key (a
+ * read-write key included) → 403; those bodies are empty. Mounted only when
+ * `PROMETHEUS_ENABLED` is on; otherwise the paths are 404.
+ */
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Clock } from '../../shared/clock.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import { Check } from '../../shared/models/check.js';
+import { findProjectByReadonlyKey } from '../../shared/services/projects.js';
+import { renderProjectMetrics, type MetricsCheck } from '../presenters/project-metrics.js';
+
+/** The reference's `slug` path converter, which the key must match. */
+const SLUG_RE = /^[-a-zA-Z0-9_]+$/;
+
+/** API keys are 32 characters (behaviour.md §3.2 rule 2). */
+const KEY_LENGTH = 32;
+
+/** Fields the metrics read; the rest of each check is not loaded. */
+const PROJECTION = {
+  name: 1, tags: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1, lastStart: 1, lastStartRid: 1, manualResume: 1,
+};
+
+/** The key from the path, or from `Authorization: Bearer <key>` when the path has none. */
+function keyOf(req: Request): string {
+  if (req.params.key !== undefined) return String(req.params.key);
+  const header = req.get('authorization') ?? '';
+  if (!header.startsWith('Bearer ')) throw new AppError(401, 'bearer token required', 'empty');
+  return header.slice('Bearer '.length);
+}
+
+/**
+ * Builds the metrics router.
+ *
+ * @param clock - The moment live statuses are computed at.
+ */
+export function projectMetricsRouter(clock: Clock): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const serve: RequestHandler = async (req, res) => {
+    if (!UUID_RE.test(String(req.params.code))) throw notFound();
+    if (req.params.key !== undefined && !SLUG_RE.test(String(req.params.key))) throw notFound();
+    const key = keyOf(req);
+    if ([...key].length !== KEY_LENGTH) throw new AppError(400, 'api key is not 32 characters', 'empty');
+    const project = await findProjectByReadonlyKey(key);
+    if (!project) throw new AppError(403, 'not a read-only api key', 'empty');
+    const checks = await Check.find({ projectId: project._id }, PROJECTION).sort({ created: 1, _id: 1 }).lean<MetricsCheck[]>();
+    // setHeader, not res.type(): the reference sends exactly `text/plain`.
+    res.status(200).setHeader('Content-Type', 'text/plain');
+    res.end(renderProjectMetrics(checks, clock()));
+  };
+  router.get(['/projects/:code/metrics/:key', '/projects/:code/checks/metrics/:key', '/projects/:code/metrics/'], serve);
+  return router;
+}

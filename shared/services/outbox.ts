@@ -1,0 +1,175 @@
+/**
+ * Completing the flips a check owes (its outbox; see `OutboxFlip` in
+ * shared/models/check.ts). Pings, the API (pause, resume) and the deadline
+ * worker write a status change and its outbox entry in ONE update of the
+ * check; this module then, for a whole batch of entries at once:
+ *
+ * 1. reads the channels of every check in the batch (one query);
+ * 2. inserts the notifications of the flips that alert (one insertMany;
+ *    unique per flip and channel, so a repeat inserts nothing);
+ * 3. inserts the flips, already processed since their notifications exist,
+ *    and adds the notify jobs (in parallel; flip ids and job ids are fixed);
+ * 4. pulls the completed entries from their checks (one round of bulk writes).
+ *
+ * A crash at any point leaves the entry in the outbox, and the next attempt
+ * (a retried deadline job, or the sweep) does the same steps again: every
+ * flip and every notification ends up written exactly once (behaviour.md §6
+ * rules 3–4).
+ */
+import { randomUUID } from 'node:crypto';
+import { Types, type Model } from 'mongoose';
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
+import { Flip, type FlipDoc } from '../models/flip.js';
+import { Notification, type NotificationDoc } from '../models/notification.js';
+import { notifiesOn, type FlipChange } from '../domain/status.js';
+import { channelSendsOn } from '../notify/kinds.js';
+import { notifyJobOptions } from '../queues/notify.js';
+import type { Queues } from '../queues/index.js';
+import type { NotifyConfig } from '../config.js';
+import { bulkWriteChunked } from '../bulk.js';
+import { crashPoint } from '../crash.js';
+import { logger } from '../logger.js';
+
+const log = logger.child({ module: 'outbox' });
+
+/** MongoDB's duplicate key error code. */
+const DUPLICATE_KEY = 11000;
+
+/** The check fields completing an outbox entry reads. */
+export type OutboxCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status'>;
+
+/** One owed flip and its check (as stored after the status change). */
+export interface OwedFlip {
+  check: OutboxCheck;
+  entry: OutboxFlip;
+}
+
+/** What completing needs: the notify queue and its retry settings (`backoffMs` in milliseconds). */
+export interface OutboxDeps {
+  queues: Pick<Queues, 'notify'>;
+  notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
+}
+
+/**
+ * A new outbox entry for a status change.
+ *
+ * @param change - Old and new stored status and the reason.
+ * @param at - When the status changed (for a missed deadline, the computed going-down moment).
+ * @param now - When the change is written.
+ */
+export function outboxEntry(change: FlipChange, at: Date, now: Date): OutboxFlip {
+  return { _id: new Types.ObjectId(), at, recorded: now, ...change };
+}
+
+/**
+ * The channels of the given checks, one query for all of them.
+ *
+ * @returns Channel documents by id; a deleted channel is absent.
+ */
+export async function loadChannels(checks: readonly Pick<CheckDoc, 'channels'>[]): Promise<Map<string, ChannelDoc>> {
+  const ids = [...new Set(checks.flatMap((check) => check.channels))];
+  if (ids.length === 0) return new Map();
+  const channels = await Channel.find({ _id: { $in: ids } }).lean<ChannelDoc[]>();
+  return new Map(channels.map((channel) => [channel._id, channel]));
+}
+
+/**
+ * The check's channels that alert on a flip into `status` (behaviour.md §6
+ * rule 4): assigned, in the check's project, not disabled, not set to skip
+ * this direction; fastest last delivery first, never-used last.
+ */
+export function alertingChannels(check: OutboxCheck, status: 'up' | 'down', channels: Map<string, ChannelDoc>): ChannelDoc[] {
+  const never = Number.POSITIVE_INFINITY;
+  return check.channels
+    .map((id) => channels.get(id))
+    .filter((c): c is ChannelDoc => c !== undefined && c.projectId === check.projectId && !c.disabled)
+    .filter((c) => channelSendsOn(c.kind, c.value, status))
+    .sort((a, b) => (a.lastNotifyDurationMs ?? never) - (b.lastNotifyDurationMs ?? never) || a.created.getTime() - b.created.getTime());
+}
+
+/**
+ * Completes owed flips (steps 1–4 above). A check paused by the time its
+ * flip completes gets no alerts (behaviour.md §6); the flip is still stored.
+ *
+ * @param deps - Notify queue and retry settings.
+ * @param owed - Entries with their checks as stored after the change.
+ * @param now - When the flips are marked processed and the notifications created.
+ * @param channels - The checks' channels when the caller already read them (saves a round trip).
+ * @returns How many notifications were created (or found already there).
+ * @throws the MongoDB error; the entries stay in the outbox for a retry.
+ */
+export async function completeOutbox(
+  deps: OutboxDeps,
+  owed: readonly OwedFlip[],
+  now: Date,
+  channels?: Map<string, ChannelDoc>,
+): Promise<number> {
+  if (owed.length === 0) return 0;
+  const alerting = owed.filter(({ check, entry }) => notifiesOn(entry) && check.status !== 'paused' && check.channels.length > 0);
+  const byId = channels ?? (await loadChannels(alerting.map(({ check }) => check)));
+  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now));
+  await insertIgnoringDuplicates(Notification, notifications);
+  crashPoint('notifications-inserted');
+
+  const flips = owed.map(({ check, entry }) => flipOf(check._id, entry, now));
+  const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
+    name: 'notify',
+    data: { flipId, checkId, channelId },
+    opts: notifyJobOptions(deps.notify, flipId, channelId),
+  }));
+  await Promise.all([
+    insertIgnoringDuplicates(Flip, flips),
+    // A lost add is repaired by the sweep, which re-queues pending notifications.
+    jobs.length > 0 && deps.queues.notify.addBulk(jobs).catch((err: unknown) => log.error({ err }, 'cannot enqueue notify jobs; the sweep will')),
+  ]);
+  crashPoint('flip-inserted');
+  // The whole entry as stored is the $pull condition: MongoDB matches it field by field,
+  // and servers that compare array elements whole (FerretDB 1.x) match it too.
+  await bulkWriteChunked(
+    owed.map(({ check, entry }) => ({ updateOne: { filter: { _id: check._id }, update: { $pull: { outbox: entry } } } })),
+    (chunk) => Check.bulkWrite(chunk, { ordered: false }),
+  );
+  return notifications.length;
+}
+
+function notificationsOf(check: OutboxCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date): NotificationDoc[] {
+  const status = entry.newStatus === 'up' ? 'up' : 'down';
+  return alertingChannels(check, status, channels).map((channel) => ({
+    _id: randomUUID(),
+    flipId: String(entry._id),
+    checkId: check._id,
+    channelId: channel._id,
+    status,
+    flipCreated: entry.at,
+    reason: entry.reason,
+    state: 'pending',
+    error: '',
+    attempts: 0,
+    attemptLog: [],
+    claimToken: null,
+    leaseUntil: null,
+    sendingSince: null,
+    created: now,
+    delivered: null,
+    updated: now,
+  }));
+}
+
+function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id: Types.ObjectId } {
+  const { _id, at, recorded, oldStatus, newStatus, reason } = entry;
+  return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason };
+}
+
+/** insertMany that treats documents already there (a repeated completion) as inserted. */
+async function insertIgnoringDuplicates<T>(model: Model<T>, docs: T[]): Promise<void> {
+  if (docs.length === 0) return;
+  try {
+    // The documents are built whole here: `lean` skips hydrating and validating them.
+    await model.insertMany(docs, { ordered: false, lean: true });
+  } catch (err) {
+    const { writeErrors, code } = err as { writeErrors?: { code?: number }[] | { code?: number }; code?: number };
+    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code }];
+    if (list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+  }
+}

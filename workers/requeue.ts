@@ -1,0 +1,48 @@
+/**
+ * The sweep's repair of alerts whose notify job Redis lost (a flush after the
+ * fan-out, a failed add): the notification document in MongoDB is the truth.
+ */
+import { config as appConfig } from '../shared/config.js';
+import { Notification, type NotificationDoc } from '../shared/models/notification.js';
+import { notifyJobId, notifyJobOptions } from '../shared/queues/notify.js';
+import type { WorkerDeps } from './deps.js';
+
+/** Notifications re-enqueued per sweep at most. */
+const REQUEUE_BATCH = 1000;
+
+/**
+ * Puts back on the `notify` queue the notifications whose job was lost: still
+ * `pending`, untouched for `staleMs`, or `sending` with a lease that ran out
+ * `staleMs` ago (both queries use the `{state, updated}` and `{state,
+ * leaseUntil}` indexes). BullMQ ignores the add while the job still exists
+ * (for example waiting out its backoff); a job kept as failed although its
+ * notification got no outcome is retried.
+ *
+ * @param deps - Queues, clock and `notify` settings (default `config.notify`).
+ * @param staleMs - Milliseconds without progress before a notification counts as lost.
+ * @returns How many notify jobs were added (or found already queued).
+ */
+export async function requeueStaleNotifications(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>, staleMs: number): Promise<number> {
+  const staleBefore = new Date(deps.clock().getTime() - staleMs);
+  const projection = { flipId: 1, checkId: 1, channelId: 1 };
+  type Stale = Pick<NotificationDoc, 'flipId' | 'checkId' | 'channelId'>;
+  const [pending, sending] = await Promise.all([
+    Notification.find({ state: 'pending', updated: { $lte: staleBefore } }, projection).limit(REQUEUE_BATCH).lean<Stale[]>(),
+    Notification.find({ state: 'sending', leaseUntil: { $lte: staleBefore } }, projection).limit(REQUEUE_BATCH).lean<Stale[]>(),
+  ]);
+  const stale = [...pending, ...sending];
+  const config = deps.notify ?? appConfig.notify;
+  await deps.queues.notify.addBulk(
+    stale.map(({ flipId, checkId, channelId }) => ({ name: 'notify', data: { flipId, checkId, channelId }, opts: notifyJobOptions(config, flipId, channelId) })),
+  );
+  // A job that failed without recording an outcome (it stalled too often, or
+  // MongoDB kept failing) is kept under the id, so the add above did nothing;
+  // it starts over with all its attempts.
+  await Promise.all(
+    stale.map(async ({ flipId, channelId }) => {
+      const job = await deps.queues.notify.getJob(notifyJobId(flipId, channelId));
+      if (job && (await job.isFailed())) await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    }),
+  );
+  return stale.length;
+}
