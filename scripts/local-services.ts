@@ -82,37 +82,46 @@ async function spawnService(name: string, command: string, args: string[], port:
 }
 
 /**
- * Starts redis-server on 127.0.0.1:`port` with its data (RDB snapshots) in `dataDir`.
+ * The settings the service requires of Redis (README "Redis settings"): the
+ * append-only file on and fsynced every second, so queued work survives a
+ * kill -9 of Redis, and no eviction, so a full Redis refuses writes instead of
+ * silently dropping jobs.
+ */
+export const REDIS_REQUIRED_SETTINGS: readonly string[] = Object.freeze([
+  '--appendonly', 'yes',
+  '--appendfsync', 'everysec',
+  '--maxmemory-policy', 'noeviction',
+]);
+
+/**
+ * Starts redis-server on 127.0.0.1:`port` with {@link REDIS_REQUIRED_SETTINGS}
+ * and its data (append-only file and RDB snapshots) in `dataDir`.
  *
  * @param command - The program; `redis-server` from PATH unless a test says otherwise.
  * @throws Error when redis-server is missing or does not start.
  */
 export async function startRedisServer(port: number, dataDir: string, command = 'redis-server'): Promise<LocalService> {
   mkdirSync(dataDir, { recursive: true });
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--daemonize', 'no'];
+  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--daemonize', 'no', ...REDIS_REQUIRED_SETTINGS];
   return spawnService('redis-server', command, args, port, `${dataDir}.log`);
 }
 
 /**
- * Runs `fn` with console.warn silenced: mongodb-memory-server prints its
- * failure with a stack trace there, while we fall back to FerretDB or print
- * one line of our own.
+ * The mongod binary mongodb-memory-server has without downloading (its cache,
+ * or a system binary it is configured to use), or undefined. Downloading is left
+ * to `npm install` (its postinstall) and scripts/provision.sh, so a machine
+ * without internet access falls back to FerretDB at once, without a download trace.
  */
-async function withoutConsoleWarnings<T>(fn: () => Promise<T>): Promise<T> {
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return await fn();
-  } finally {
-    console.warn = warn;
-  }
+export async function locateMongod(): Promise<string | undefined> {
+  const { DryMongoBinary } = await import('mongodb-memory-server');
+  return DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions());
 }
 
 /** Where an embedded MongoDB keeps its data. */
 export interface EmbeddedMongoPaths {
   /** dbPath of mongodb-memory-server's mongod. */
   mongoDir: string;
-  /** The FerretDB binary `npm run services` builds. */
+  /** The FerretDB binary scripts/provision.sh builds. */
   ferretdbBin: string;
   /** FerretDB's SQLite directory. */
   ferretdbDir: string;
@@ -120,28 +129,24 @@ export interface EmbeddedMongoPaths {
 
 /**
  * Starts a MongoDB-compatible server on 127.0.0.1:`port`: mongodb-memory-server
- * with a persistent dbPath, or, when it cannot start (it downloads mongod on
- * first use), the FerretDB binary if it was built.
+ * with a persistent dbPath when its mongod is at hand ({@link locateMongod}),
+ * otherwise the FerretDB binary scripts/provision.sh builds.
  *
  * @throws Error when neither can be started.
  */
 export async function startEmbeddedMongo(port: number, paths: EmbeddedMongoPaths): Promise<LocalService> {
-  let reason: string;
-  try {
+  const mongod = await locateMongod();
+  if (mongod) {
     mkdirSync(paths.mongoDir, { recursive: true });
     const { MongoMemoryServer } = await import('mongodb-memory-server');
-    const server = await withoutConsoleWarnings(() =>
-      MongoMemoryServer.create({
-        instance: { ip: '127.0.0.1', port, dbPath: paths.mongoDir, storageEngine: 'wiredTiger' },
-        spawn: { detached: true },
-      }),
-    );
+    const server = await MongoMemoryServer.create({
+      instance: { ip: '127.0.0.1', port, dbPath: paths.mongoDir, storageEngine: 'wiredTiger' },
+      spawn: { detached: true },
+    });
     return { name: 'mongodb-memory-server', stop: async () => void (await server.stop({ doCleanup: false })) };
-  } catch (err) {
-    reason = err instanceof Error ? err.message : String(err);
   }
   if (!existsSync(paths.ferretdbBin)) {
-    throw new Error(`mongodb-memory-server cannot start (${reason}) and ${paths.ferretdbBin} is not built`);
+    throw new Error(`mongodb-memory-server has no mongod and ${paths.ferretdbBin} is not built (scripts/provision.sh)`);
   }
   mkdirSync(paths.ferretdbDir, { recursive: true });
   const args = ['-listen', `127.0.0.1:${port}`, '-data', paths.ferretdbDir];

@@ -13,12 +13,12 @@
 # A port that already has a listener is taken as the service being up (another
 # checkout's instance, a system service): it is reused, never replaced.
 # FerretDB is built from scripts/ferretdb/ into .data/bin/ferretdb on first use
-# (the Go module proxy supplies its modules); Redis is Debian's redis-server.
+# (the Go module proxy supplies its modules); Redis is the system's redis-server,
+# installed with apt-get when missing and possible (scripts/provision.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="$ROOT/.data"
-FERRET_SRC="$ROOT/scripts/ferretdb"
 FERRET_BIN="$DATA/bin/ferretdb"
 # Other ports only for trying the script beside running services; the app's defaults use these two.
 FERRET_PORT="${FERRETDB_PORT:-27017}"
@@ -43,27 +43,6 @@ ours_alive() {
   [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && grep -qa "$2" "/proc/$pid/cmdline" 2>/dev/null
 }
 
-find_go() {
-  if command -v go >/dev/null 2>&1; then command -v go
-  elif [[ -x /usr/local/go/bin/go ]]; then echo /usr/local/go/bin/go
-  else fail "go is not installed; it is needed once to build FerretDB from scripts/ferretdb"
-  fi
-}
-
-build_ferretdb() {
-  local stale=0 f
-  [[ -x "$FERRET_BIN" ]] || stale=1
-  for f in "$FERRET_SRC"/*.go "$FERRET_SRC"/patches/* "$FERRET_SRC/build.sh" "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
-    [[ "$f" -nt "$FERRET_BIN" ]] && stale=1
-  done
-  [[ $stale -eq 1 ]] || return 0
-  local go_bin
-  go_bin="$(find_go)"
-  say "building FerretDB into .data/bin/ferretdb (first time downloads Go modules, about a minute)"
-  mkdir -p "$DATA/bin"
-  GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" || fail "building FerretDB failed"
-}
-
 # Starts "$@" in the background, output to .data/$name.log, pid to .data/$name.pid.
 # The subshell execs the program, so $! is the program's own pid (setsid forks when
 # it happens to lead its process group, which left a dead pid here); hangups and
@@ -81,7 +60,7 @@ start_ferretdb() {
     ours_alive "$DATA/ferretdb.pid" ferretdb || rm -f "$DATA/ferretdb.pid"
     return
   fi
-  build_ferretdb
+  bash "$ROOT/scripts/provision.sh" ferretdb || exit 1
   mkdir -p "$DATA/ferretdb"
   local backend_args=()
   if [[ "$BACKEND" == postgresql ]]; then
@@ -117,12 +96,13 @@ start_redis() {
     ours_alive "$DATA/redis.pid" redis-server || rm -f "$DATA/redis.pid"
     return
   fi
-  command -v redis-server >/dev/null 2>&1 || fail "redis-server is not installed (apt-get install -y redis-server)"
+  bash "$ROOT/scripts/provision.sh" redis
+  command -v redis-server >/dev/null 2>&1 || exit 1
   mkdir -p "$DATA/redis"
-  say "starting redis-server on 127.0.0.1:$REDIS_PORT (no persistence, log .data/redis.log)"
-  # Redis only wakes workers; MongoDB is the truth, so nothing is saved to disk.
+  say "starting redis-server on 127.0.0.1:$REDIS_PORT (append-only file in .data/redis, log .data/redis.log)"
+  # The settings the service requires (README "Redis settings"): AOF fsynced every second, no eviction.
   launch redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA/redis" \
-    --save '' --appendonly no --daemonize no
+    --appendonly yes --appendfsync everysec --maxmemory-policy noeviction --daemonize no
 }
 
 # Waits until $1 (a name) listens on port $2, failing early if the process we started died.

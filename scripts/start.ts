@@ -1,12 +1,12 @@
 /**
  * `npm start`: the web, the worker and smtpd in one process, for a single machine.
  *
- * With MONGODB_URI / REDIS_URL unset and nothing listening on the default
- * local ports, it starts what is missing: an embedded MongoDB
- * (mongodb-memory-server, else the FerretDB binary `npm run services` builds)
- * and a redis-server child, with data under .data/. If one cannot be had, it
- * prints one line saying what to set and exits 1. SIGTERM/SIGINT close
- * everything, children last, within 10 s.
+ * When MONGODB_URI / REDIS_URL name this machine (127.0.0.1, localhost; the
+ * defaults do) and nothing listens on their port, it starts what is missing
+ * there: an embedded MongoDB (mongodb-memory-server, else the FerretDB binary
+ * scripts/provision.sh builds) and a redis-server child with the required
+ * settings, data under .data/. If one cannot be had, it prints one line saying
+ * what to do and exits 1. SIGTERM/SIGINT close everything, children last, within 10 s.
  */
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../server/app.js';
@@ -33,8 +33,8 @@ const DATA_DIR = fileURLToPath(new URL('../../.data/', import.meta.url));
 
 /** What to tell the user for each service that could not be had. */
 const MISSING = {
-  mongo: { name: 'MongoDB', variable: 'MONGODB_URI', fix: 'run `npm run services` (builds FerretDB)' },
-  redis: { name: 'Redis', variable: 'REDIS_URL', fix: 'install redis-server' },
+  mongo: { name: 'MongoDB', variable: 'MONGODB_URI', fix: 'install Go and run `bash scripts/provision.sh` (builds FerretDB)' },
+  redis: { name: 'Redis', variable: 'REDIS_URL', fix: 'run `sudo apt-get install -y redis-server`' },
 } as const;
 
 type ServiceKind = keyof typeof MISSING;
@@ -42,8 +42,20 @@ type ServiceKind = keyof typeof MISSING;
 /** Raised when a service is neither configured, running, nor startable; its message is the one line to print. */
 class MissingServices extends Error {}
 
-function portOf(url: string): number {
-  return Number(new URL(url).port);
+/** Default ports of URLs that name none. */
+const DEFAULT_PORTS = { mongo: 27017, redis: 6379 } as const;
+
+/** Hosts that are this machine. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function portOf(url: string, kind: ServiceKind): number {
+  return Number(new URL(url).port || DEFAULT_PORTS[kind]);
+}
+
+/** Whether `url` names a server on this machine that `npm start` may start itself (no credentials to honour). */
+function isLocal(url: string): boolean {
+  const { hostname, username, password } = new URL(url);
+  return LOOPBACK_HOSTS.has(hostname) && !username && !password;
 }
 
 /**
@@ -53,12 +65,11 @@ function portOf(url: string): number {
  * @throws MissingServices naming what to set.
  */
 async function ensureServices(): Promise<LocalService[]> {
-  const wanted: { kind: ServiceKind; given: boolean; url: string; start: () => Promise<LocalService> }[] = [
+  const wanted: { kind: ServiceKind; url: string; start: () => Promise<LocalService> }[] = [
     {
       kind: 'mongo',
-      given: config.mongodbUriGiven,
       url: config.mongodbUri,
-      start: () => startEmbeddedMongo(portOf(config.mongodbUri), {
+      start: () => startEmbeddedMongo(portOf(config.mongodbUri, 'mongo'), {
         mongoDir: `${DATA_DIR}mongo`,
         ferretdbBin: `${DATA_DIR}bin/ferretdb`,
         ferretdbDir: `${DATA_DIR}ferretdb`,
@@ -66,15 +77,14 @@ async function ensureServices(): Promise<LocalService[]> {
     },
     {
       kind: 'redis',
-      given: config.redisUrlGiven,
       url: config.redisUrl,
-      start: () => startRedisServer(portOf(config.redisUrl), `${DATA_DIR}redis`),
+      start: () => startRedisServer(portOf(config.redisUrl, 'redis'), `${DATA_DIR}redis`),
     },
   ];
   const started: LocalService[] = [];
   const missing: ServiceKind[] = [];
-  for (const { kind, given, url, start } of wanted) {
-    if (given || (await isListening(portOf(url)))) continue;
+  for (const { kind, url, start } of wanted) {
+    if (!isLocal(url) || (await isListening(portOf(url, kind)))) continue;
     try {
       const service = await start();
       started.push(service);

@@ -15,12 +15,10 @@ export interface Config {
   readonly baseUrl: string;
   /** MongoDB connection string; default the local one `npm start` / `npm run services` provide. */
   readonly mongodbUri: string;
-  /** Whether MONGODB_URI was set (if not, `npm start` may start an embedded server). */
+  /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
   readonly mongodbUriGiven: boolean;
   /** Redis connection string (redis:// or rediss://); default the local one. */
   readonly redisUrl: string;
-  /** Whether REDIS_URL was set (if not, `npm start` may start a local redis-server). */
-  readonly redisUrlGiven: boolean;
   /**
    * Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the
    * reference; set false when clients reach the service directly, or any client can spoof its remote_addr).
@@ -211,7 +209,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
     mongodbUriGiven: value.MONGODB_URI !== undefined,
     redisUrl: value.REDIS_URL ?? LOCAL_REDIS_URL,
-    redisUrlGiven: value.REDIS_URL !== undefined,
     trustProxy: value.TRUST_PROXY,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,

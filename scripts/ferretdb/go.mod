@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/FerretDB/FerretDB v1.24.2
+	github.com/jackc/pgx/v5 v5.7.5
 	modernc.org/sqlite v1.32.0
 )
 
@@ -26,7 +27,6 @@ require (
 	github.com/jackc/pgerrcode v0.0.0-20240316143900-6e2875d9b438 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.7.5 // indirect
 	github.com/jackc/puddle/v2 v2.2.2 // indirect
 	github.com/klauspost/compress v1.18.0 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect

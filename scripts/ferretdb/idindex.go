@@ -11,6 +11,9 @@ import (
 	_ "modernc.org/sqlite" // the SQLite driver FerretDB itself uses
 )
 
+// idIndexSuffix ends the name of the index indexIDs adds to a collection's table.
+const idIndexSuffix = "_hc_id"
+
 // FerretDB 1.24's SQLite backend creates each collection's _id index on the
 // expression `_ferretdb_sjson->"_id"`, but filters by `_ferretdb_sjson->'$._id'`;
 // SQLite matches index expressions literally, so every lookup by _id scans the
@@ -37,7 +40,7 @@ func indexDatabase(ctx context.Context, file string) error {
 	defer db.Close()
 
 	rows, err := db.QueryContext(ctx, `SELECT c.table_name FROM _ferretdb_collections c
-		WHERE NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = c.table_name || '_hc_id')`)
+		WHERE NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = c.table_name || '`+idIndexSuffix+`')`)
 	if err != nil {
 		return err
 	}
@@ -53,7 +56,7 @@ func indexDatabase(ctx context.Context, file string) error {
 	rows.Close()
 
 	for _, table := range tables {
-		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, table+"_hc_id", table)
+		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, table+idIndexSuffix, table)
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
 		}

@@ -4,7 +4,9 @@
 // It exists because FerretDB's own cmd panics without its build-time
 // version file when built from the module proxy; the embeddable package
 // does not need it. It also adds the _id indexes FerretDB's SQLite queries
-// can use (see idindex.go).
+// can use (see idindex.go), the PostgreSQL indexes its pushed-down filters
+// can use (see pgindex.go), and before it opens the SQLite directory it
+// completes or undoes catalogue changes a kill -9 cut off halfway (see repair.go).
 //
 // Usage: ferretdb -listen 127.0.0.1:27017 -data ./.data/ferretdb
 package main
@@ -42,6 +44,9 @@ func main() {
 	if *postgresURL != "" {
 		cfg.Handler, cfg.PostgreSQLURL = "postgresql", *postgresURL
 	}
+	if *postgresURL == "" {
+		repairDatabases(context.Background(), *data, logger)
+	}
 	f, err := ferretdb.New(cfg)
 	if err != nil {
 		log.Fatalf("ferretdb: %v", err)
@@ -51,6 +56,8 @@ func main() {
 	defer stop()
 	if *postgresURL == "" {
 		go keepIndexingIDs(ctx, *data, time.Second, logger)
+	} else {
+		go keepIndexingJSONPaths(ctx, *postgresURL, 2*time.Second, logger)
 	}
 	log.Printf("ferretdb: listening on %s", *listen)
 	if err := f.Run(ctx); err != nil {

@@ -1,23 +1,47 @@
 /**
- * The MongoDB-compatible server and Redis the tests talk to: MONGODB_URI /
- * REDIS_URL when set (CI starts FerretDB and Redis with `npm run services`),
- * otherwise mongodb-memory-server and a redis-server started here.
+ * The MongoDB-compatible server and Redis the tests talk to. Tests flush what
+ * they use, so they only ever use what they created for themselves:
+ * - Redis: always a redis-server of their own on a free port (whatever REDIS_URL
+ *   says), started here and stopped at the end.
+ * - MongoDB: a database of their own (`hc_test_<pid>_<random>`, dropped at the end)
+ *   on MONGODB_URI when set, otherwise on a server started here on a free port
+ *   with its data in a temporary directory: mongodb-memory-server when its mongod
+ *   is at hand, else the FerretDB binary scripts/provision.sh builds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import { isListening, startEmbeddedMongo } from '../../scripts/local-services.js';
 
-/** Database used by tests inside the given server; one per run so parallel runs do not collide. */
-export const TEST_DB = `hc_test_${process.pid}`;
-/** Redis logical database used by tests. */
-export const TEST_REDIS_DB = 9;
+/** Database used by tests inside the MongoDB server; new for every run, so no run reuses another's. */
+export const TEST_DB = `hc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+
+/** The FerretDB binary scripts/provision.sh builds (this file runs as dist/test/helpers/services.js). */
+export const FERRETDB_BIN = fileURLToPath(new URL('../../../.data/bin/ferretdb', import.meta.url));
 
 /** Running test services and how to stop the ones started here. */
 export interface TestServices {
   mongoUri: string;
   redisUrl: string;
   stop(): Promise<void>;
+}
+
+/**
+ * A service the tests need is missing. Its stack is its message, so mocha
+ * prints the one-line hint and nothing else.
+ */
+export class TestServicesUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TestServicesUnavailable';
+    this.stack = message;
+  }
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -39,49 +63,66 @@ function withDatabase(uri: string, db: string): string {
 }
 
 async function startMongo(): Promise<{ uri: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'hc-test-mongo-'));
+  const port = await freePort();
   try {
-    const { MongoMemoryServer } = await import('mongodb-memory-server');
-    const server = await MongoMemoryServer.create({ instance: { ip: '127.0.0.1' } });
-    return { uri: server.getUri(), stop: async () => void (await server.stop()) };
+    const service = await startEmbeddedMongo(port, { mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb') });
+    return {
+      uri: `mongodb://127.0.0.1:${port}/`,
+      stop: async () => {
+        await service.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   } catch (err) {
-    throw new Error(`mongodb-memory-server could not start (${String(err)}); set MONGODB_URI or run 'npm run services'`);
+    rmSync(dir, { recursive: true, force: true });
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new TestServicesUnavailable(`npm test: no MongoDB to start (${reason}); set MONGODB_URI to a server the tests may add a database to`);
   }
 }
 
+/** Starts redis-server on a free port, without persistence; the hint when it is not installed. */
 async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => {});
-    const ok = await probe.connect().then(() => true, () => false);
-    probe.disconnect();
-    if (ok) return { url, stop: async () => void child.kill('SIGTERM') };
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  let spawnError: Error | undefined;
+  child.once('error', (err) => (spawnError = err));
+  process.once('exit', () => child.kill('SIGKILL'));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  for (let i = 0; i < 100 && !spawnError && child.exitCode === null; i++) {
+    if (await isListening(port)) return { url: `redis://127.0.0.1:${port}`, stop };
     await sleep(100);
   }
-  child.kill('SIGKILL');
-  throw new Error("redis-server did not start; install it or set REDIS_URL ('npm run services')");
+  await stop();
+  throw new TestServicesUnavailable(
+    spawnError ? 'npm test: redis-server is not installed; run `sudo apt-get install -y redis-server`' : `npm test: redis-server did not start on port ${port}`,
+  );
 }
 
 /**
- * Finds or starts the services.
+ * Starts the run's Redis and finds or starts its MongoDB server.
  *
- * @param env - Usually `process.env`.
- * @throws Error with a one-line hint when a service can be neither found nor started.
+ * @param env - Usually `process.env`; only MONGODB_URI is read (REDIS_URL never is).
+ * @throws TestServicesUnavailable with a one-line hint when a service can be neither found nor started.
  */
 export async function startTestServices(env: NodeJS.ProcessEnv): Promise<TestServices> {
-  const mongo = env.MONGODB_URI ? { uri: env.MONGODB_URI, stop: async () => {} } : await startMongo();
-  const redis = env.REDIS_URL ? { url: env.REDIS_URL, stop: async () => {} } : await startRedis();
-  const redisUrl = new URL(redis.url);
-  redisUrl.pathname = `/${TEST_REDIS_DB}`;
-  return {
-    mongoUri: withDatabase(mongo.uri, TEST_DB),
-    redisUrl: redisUrl.toString(),
-    stop: async () => {
-      await Promise.all([mongo.stop(), redis.stop()]);
-    },
-  };
+  const redis = await startRedis();
+  try {
+    const mongo = env.MONGODB_URI ? { uri: env.MONGODB_URI, stop: async () => {} } : await startMongo();
+    return {
+      mongoUri: withDatabase(mongo.uri, TEST_DB),
+      redisUrl: redis.url,
+      stop: async () => {
+        await Promise.all([mongo.stop(), redis.stop()]);
+      },
+    };
+  } catch (err) {
+    await redis.stop();
+    throw err;
+  }
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { isListening, startRedisServer } from '../../scripts/local-services.js';
 import { freePort } from '../helpers/services.js';
@@ -32,14 +33,27 @@ describe('local services for npm start', () => {
     expect(await isListening(port)).to.equal(false);
   });
 
-  it('startRedisServer keeps the data across a restart', async () => {
+  it('startRedisServer runs Redis with the required settings: AOF every second, no eviction', async () => {
+    const port = await freePort();
+    const service = await startRedisServer(port, join(dir, 'redis'));
+    const client = new Redis(port, '127.0.0.1');
+    const settings = await Promise.all(['appendonly', 'appendfsync', 'maxmemory-policy'].map(async (name) => ((await client.config('GET', name)) as string[])[1]));
+    client.disconnect();
+    await service.stop();
+    expect(settings).to.deep.equal(['yes', 'everysec', 'noeviction']);
+  });
+
+  it('startRedisServer keeps a write acknowledged a second before a kill -9', async () => {
     const port = await freePort();
     const first = await startRedisServer(port, join(dir, 'redis'));
     const client = new Redis(port, '127.0.0.1');
     await client.set('kept', 'yes');
+    const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
     client.disconnect();
+    await sleep(1_500);
+    process.kill(pid, 'SIGKILL');
     await first.stop();
-    expect(existsSync(join(dir, 'redis', 'dump.rdb'))).to.equal(true);
+    expect(existsSync(join(dir, 'redis', 'appendonlydir'))).to.equal(true);
     const second = await startRedisServer(port, join(dir, 'redis'));
     const again = new Redis(port, '127.0.0.1');
     expect(await again.get('kept')).to.equal('yes');

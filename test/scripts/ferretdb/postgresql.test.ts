@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mongoose from 'mongoose';
+import { waitFor } from '../../helpers/poll.js';
+import { connectQuickly, startFerret, type FerretServer } from './server.js';
+import { startPostgres, type Postgres } from './postgres.js';
+
+describe('embedded FerretDB on PostgreSQL: indexes its pushed-down filters can use (scripts/ferretdb/pgindex.go)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let postgres: Postgres | undefined;
+  let server: FerretServer | undefined;
+  let connection: mongoose.Connection | undefined;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hc-ferretdb-pg-'));
+    postgres = await startPostgres();
+    server = await startFerret(dir, postgres.url);
+    connection = await connectQuickly(server.uri);
+  });
+  afterEach(async () => {
+    await connection?.close();
+    await server?.kill();
+    await postgres?.stop();
+    connection = server = postgres = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The table FerretDB keeps collection `name` of database hc_pg in. */
+  async function tableOf(name: string): Promise<string> {
+    return (await postgres!.psql(`SELECT _jsonb->>'table' FROM hc_pg._ferretdb_database_metadata WHERE _jsonb->>'_id' = '${name}'`)).trim();
+  }
+
+  it('a find by two indexed fields and a find by _id run as index scans, through FerretDB itself', async () => {
+    const checks = connection!.getClient().db('hc_pg').collection('checks');
+    await checks.createIndex({ projectId: 1, slug: 1 });
+    const projectId = new mongoose.Types.ObjectId();
+    const docs = Array.from({ length: 2_000 }, (_, i) => ({ _id: new mongoose.Types.ObjectId(), projectId: i % 2 ? projectId : new mongoose.Types.ObjectId(), slug: `c${i}` }));
+    await checks.insertMany(docs);
+    const table = await tableOf('checks');
+    await waitFor('the jsonb_path_ops indexes', async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%' AND indexdef LIKE '%jsonb_path_ops%'`)) === 3, 20_000);
+    await postgres!.psql('ANALYZE');
+
+    const plan = await postgres!.psql(`PREPARE q(text, jsonb, text, jsonb) AS SELECT _jsonb FROM hc_pg."${table}" WHERE _jsonb->$1 @> $2 AND _jsonb->$3 @> $4;
+      EXPLAIN (COSTS OFF) EXECUTE q('projectId', '"${projectId.toHexString()}"', 'slug', '"c7"')`);
+    expect(plan).to.match(/Bitmap Index Scan on \S+_hcgin_/);
+
+    await postgres!.psql('SELECT pg_stat_reset()');
+    for (let i = 0; i < 10; i++) {
+      expect(await checks.find({ projectId, slug: 'c7' }).toArray()).to.have.length(1);
+      expect(await checks.findOne({ _id: docs[i]!._id })).to.have.property('slug', `c${i}`);
+    }
+    const scans = await waitFor('index scans in the statistics', async () => {
+      const used = await postgres!.psql(`SELECT indexrelname FROM pg_stat_user_indexes WHERE schemaname = 'hc_pg' AND idx_scan >= 10 AND indexrelname LIKE '%hcgin%'`);
+      return used.trim().split('\n').filter(Boolean).length >= 2 && used;
+    }, 10_000);
+    expect(scans).to.match(/_hcgin_/);
+  });
+
+  it('indexes a field as soon as a MongoDB index names it, and drops its index with that MongoDB index', async () => {
+    const flips = connection!.getClient().db('hc_pg').collection('flips');
+    await flips.insertOne({ checkId: new mongoose.Types.ObjectId() });
+    const count = async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%'`));
+    await waitFor('the _id index', async () => (await count()) === 1, 20_000);
+    await flips.createIndex({ checkId: 1, created: -1 }, { name: 'by_check' });
+    await waitFor('indexes for checkId and created', async () => (await count()) === 3, 20_000);
+    await flips.dropIndex('by_check');
+    await waitFor('only the _id index again', async () => (await count()) === 1, 20_000);
+  });
+});
