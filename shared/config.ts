@@ -54,6 +54,8 @@ export interface Config {
   readonly deadlineConcurrency: number;
   /** Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs. */
   readonly queuePrefix: string;
+  /** Longest a ping waits for the database before it is answered 503 (not acknowledged), milliseconds. */
+  readonly pingTimeoutMs: number;
   /** BullMQ job lock and stalled-job check interval, milliseconds: a killed worker's jobs move on within about twice this. */
   readonly jobLockMs: number;
   /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
@@ -156,6 +158,7 @@ const schema = Joi.object({
   CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
   DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(500),
+  PING_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   JOB_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
   QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('hc'),
   TEST_CRASH_AT: Joi.when('NODE_ENV', {
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
     queuePrefix: value.QUEUE_PREFIX,
     jobLockMs: value.JOB_LOCK_MS,
+    pingTimeoutMs: value.PING_TIMEOUT_MS,
     crashAt: value.TEST_CRASH_AT ?? null,
     smtpPort: value.SMTP_PORT,
     smtpHost: value.SMTP_HOST,

@@ -1,6 +1,7 @@
 /**
  * The sole mapping from errors to HTTP. `AppError` gives its status and body
- * shape; anything else is logged (with a ping URL's key or UUID redacted) and answered 500.
+ * shape; a database that cannot be reached is a 503; anything else is logged
+ * (with a ping URL's key or UUID redacted) and answered 500.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
@@ -15,6 +16,15 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     if (err.body === 'empty') res.end();
     else if (err.body === 'text') res.type('text/plain; charset=utf-8').send(err.message);
     else res.json({ error: err.message });
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    log.warn({ err: String(err), path: redactPingPath(req.originalUrl.split('?', 1)[0] ?? '') }, 'database unavailable');
+    if (res.headersSent) return;
+    const pingPath = req.originalUrl.startsWith('/ping/');
+    res.status(503);
+    if (pingPath) res.type('text/plain; charset=utf-8').send('service unavailable');
+    else res.json({ error: 'service unavailable' });
     return;
   }
   const status = clientErrorStatus(err);
@@ -34,6 +44,18 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 function clientErrorStatus(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/**
+ * Whether the error says the database could not be reached (the driver's
+ * network and server-selection errors, Mongoose's buffering timeout): a 503,
+ * nothing was acknowledged, and the client may retry.
+ */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  if (typeof name === 'string' && (name.startsWith('MongoNetwork') || name === 'MongoServerSelectionError')) return true;
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /buffering timed out/.test(message);
 }
 
 /** Final 404 for paths no route matched. */

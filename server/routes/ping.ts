@@ -58,15 +58,37 @@ export function pingRouter(deps: AppDeps): Router {
     const { body, cut } = await readPingBody(req, config.pingBodyLimitBytes, config.pingBodyReadCapBytes);
     // The rest of an over-long body stays unread: close the connection rather than read it to reuse it.
     if (cut) res.set('Connection', 'close');
-    const status = await handlePing(pingDeps, {
-      ...parsed,
-      rid: lastValue(query.rid),
-      create: lastValue(query.create) === '1',
-      meta: metaOf(req, body),
-    });
+    const status = await withinPingTimeout(
+      handlePing(pingDeps, {
+        ...parsed,
+        rid: lastValue(query.rid),
+        create: lastValue(query.create) === '1',
+        meta: metaOf(req, body),
+      }),
+    );
     res.status(status).type('text/plain; charset=utf-8').send(status === 201 ? 'Created' : 'OK');
   });
   return router;
+}
+
+/**
+ * The ping's outcome, or a 503 when the database has not answered within
+ * PING_TIMEOUT_MS: the client is told the ping is not acknowledged (and may
+ * retry) instead of waiting on a database that stopped answering. The write
+ * itself goes on and may still be applied.
+ *
+ * @throws AppError 503 `service unavailable` (plain text) on timeout; the ping's own error otherwise.
+ */
+async function withinPingTimeout(ping: Promise<200 | 201>): Promise<200 | 201> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError(503, 'service unavailable', 'text')), config.pingTimeoutMs);
+  });
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

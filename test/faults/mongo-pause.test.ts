@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mongoose from 'mongoose';
+import { freePort } from '../helpers/services.js';
+import { startNode, waitForOutput, type Child } from '../helpers/processes.js';
+import { startFerret, type FerretServer } from '../scripts/ferretdb/server.js';
+import { Check } from '../../shared/models/check.js';
+
+/** How long the database is paused (SIGSTOP), and the ping timeout the web process runs with, milliseconds. */
+const PAUSE_MS = 15_000;
+const PING_TIMEOUT_MS = 3_000;
+
+/**
+ * The database stops answering for 15 s (its process is paused with SIGSTOP)
+ * under ping load: every client gets a 503 or a 200, every 200 is stored,
+ * and the service serves pings again by itself once the database is back.
+ */
+describe('fault: MongoDB-compatible server paused for 15 s under ping load', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let ferret: FerretServer | undefined;
+  let web: Child | undefined;
+  afterEach(async () => {
+    ferret?.process.kill('SIGCONT');
+    await web?.stop('SIGKILL').catch(() => undefined);
+    await ferret?.kill();
+    ferret = web = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 or a durable 200, and recovers by itself', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hc-pause-'));
+    ferret = await startFerret(dir);
+    const uri = `${ferret.uri}hc_pause`;
+    const own = await mongoose.createConnection(uri).asPromise();
+    const OwnCheck = own.model(Check.modelName, Check.schema);
+    const ids = Array.from({ length: 5 }, (_, i) => `0b5d${i}000-0000-4000-8000-000000000000`);
+    const { project } = await createProjectOn(own);
+    await OwnCheck.insertMany(ids.map((_id) => ({ _id, projectId: project, badgeKey: _id, created: new Date() })));
+    const port = await freePort();
+    web = startNode('server/main.js', { PORT: String(port), MONGODB_URI: uri, PING_TIMEOUT_MS: String(PING_TIMEOUT_MS), LOG_LEVEL: 'info' });
+    await waitForOutput(web, 'listening', 30_000);
+
+    const acked = new Map(ids.map((id) => [id, 0]));
+    const statuses = new Set<number>();
+    let stop = false;
+    const lanes = ids.map(async (id) => {
+      while (!stop) {
+        const res = await fetch(`http://127.0.0.1:${port}/ping/${id}`, { signal: AbortSignal.timeout(PAUSE_MS + 10_000) });
+        statuses.add(res.status);
+        if (res.status === 200) acked.set(id, acked.get(id)! + 1);
+        await sleep(50);
+      }
+    });
+    await sleep(1000);
+    ferret.process.kill('SIGSTOP');
+    await sleep(PAUSE_MS);
+    ferret.process.kill('SIGCONT');
+    await sleep(3000);
+    stop = true;
+    await Promise.all(lanes);
+
+    expect([...statuses].sort()).to.deep.equal([200, 503]);
+    const res = await fetch(`http://127.0.0.1:${port}/ping/${ids[0]}`);
+    expect(res.status).to.equal(200);
+    for (const id of ids) {
+      const stored = await OwnCheck.findById(id).lean<{ nPings: number }>();
+      expect(stored!.nPings, id).to.be.at.least(acked.get(id)! + (id === ids[0] ? 1 : 0));
+    }
+    await own.close();
+  });
+});
+
+/** A project in the paused server's database (the run's own models point at the run's database). */
+async function createProjectOn(connection: mongoose.Connection): Promise<{ project: string }> {
+  const project = 'c0ffee00-0000-4000-8000-000000000000';
+  await connection.collection('projects').insertOne({ _id: project as never, name: 'pause' });
+  return { project };
+}
