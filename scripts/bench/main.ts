@@ -7,7 +7,9 @@
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
- * both removed at the end; nothing else in either server is touched.
+ * both removed at the end; nothing else in either server is touched. Pings may
+ * wait up to 60 s for the database (PING_TIMEOUT_MS), so that an overloaded
+ * database shows as latency in the figures instead of ending a phase with 503s.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  */
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
   const redis = new Redis(config.redisUrl);
   const env = {
     MONGODB_URI: mongoUri, REDIS_URL: config.redisUrl, QUEUE_PREFIX: RUN, PORT: String(PORT), NODE_ENV: 'test',
-    TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', BASE_URL: `http://127.0.0.1:${PORT}`,
+    TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', PING_TIMEOUT_MS: '60000', BASE_URL: `http://127.0.0.1:${PORT}`,
   };
   const children: Child[] = [startNode('dist/server/main.js', env), startNode('dist/workers/main.js', env)];
   const origin = `http://127.0.0.1:${PORT}`;
