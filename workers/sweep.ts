@@ -84,8 +84,8 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   );
 
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
-  const owing = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 })
-    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'outbox'>[]>()
+  const owing = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, nPings: 1, outbox: 1 })
+    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox'>[]>()
     .cursor({ batchSize: BATCH_SIZE });
   const notify = deps.notify ?? appConfig.notify;
   let flips = 0;

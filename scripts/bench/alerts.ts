@@ -47,13 +47,12 @@ async function startReceiver(): Promise<{ url: string; arrivals: Map<string, num
  * @returns Deadline → webhook arrival, milliseconds.
  * @throws Error when not every alert arrived within 60 s of the deadline.
  */
-export async function measureAlertLatency(origin: string, apiKey: string, projectId: string, count: number, together = true): Promise<Summary> {
+export async function measureAlertLatency(origin: string, projectId: string, count: number, together = true): Promise<Summary> {
   const receiver = await startReceiver();
   try {
-    const name = `bench-receiver-${randomUUID()}`;
-    await createChannel({ projectId, kind: 'webhook', name, value: receiver.url });
-    const shape = together ? { schedule: '* * * * *', grace: 1 } : { timeout: 2, grace: 1 };
-    const paths = await createChecks(origin, apiKey, count, { ...shape, channels: name });
+    const channel = await createChannel({ projectId, kind: 'webhook', name: `bench-receiver-${randomUUID()}`, value: receiver.url });
+    const shape = together ? { kind: 'cron' as const, schedule: '* * * * *', grace: 1 } : { timeout: 2, grace: 1 };
+    const paths = await createChecks(projectId, count, { ...shape, channels: [channel._id] });
     const msToMinute = 60_000 - (Date.now() % 60_000);
     if (together && msToMinute < MIN_LEAD_S * 1000) await sleep(msToMinute + 100);
     await inBatches(paths, 50, async (path) => {

@@ -1,11 +1,13 @@
 /**
- * Deadline lateness: checks created through the API with timeout 2 s and
+ * Deadline lateness: checks with timeout 2 s and
  * grace 1 s (the bench lowers the 60 s floor), each pinged once; the worker
  * must record each flip when its deadline passes. Lateness is the flip's
  * `recorded` time minus its `created` time, which is the computed going-down
  * moment (last ping + timeout + grace).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip } from '../../shared/models/flip.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -26,23 +28,18 @@ export async function inBatches<T>(items: T[], limit: number, fn: (item: T) => P
 }
 
 /**
- * Creates `count` checks through the Management API.
+ * Creates `count` checks in the project, inserted into MongoDB directly: how
+ * a check is created is not what the bench measures, and FerretDB answers the
+ * API's check-limit count by reading every check of the project.
  *
+ * @param fields - Check fields (`timeout`/`grace` in seconds, or `kind: 'cron'` with `schedule`; `channels` as UUIDs).
  * @returns Their ping URLs' paths (`/ping/<uuid>`).
  */
-export async function createChecks(origin: string, apiKey: string, count: number, body: object): Promise<string[]> {
-  const paths: string[] = [];
-  await inBatches(Array.from({ length: count }, (_, i) => i), 20, async (i) => {
-    const res = await fetch(`${origin}/api/v3/checks/`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: `bench-${i}`, ...body }),
-    });
-    if (res.status !== 201) throw new Error(`create check: HTTP ${res.status} ${await res.text()}`);
-    const check = (await res.json()) as { ping_url: string };
-    paths.push(new URL(check.ping_url).pathname);
-  });
-  return paths;
+export async function createChecks(projectId: string, count: number, fields: Partial<CheckDoc>): Promise<string[]> {
+  const now = new Date();
+  const docs = Array.from({ length: count }, (_, i) => ({ _id: randomUUID(), projectId, badgeKey: randomUUID(), created: now, name: `bench-${i}`, ...fields }));
+  for (let i = 0; i < docs.length; i += 1000) await Check.insertMany(docs.slice(i, i + 1000));
+  return docs.map((d) => `/ping/${d._id}`);
 }
 
 /**
@@ -51,8 +48,8 @@ export async function createChecks(origin: string, apiKey: string, count: number
  * @returns Lateness in milliseconds, and how many flips arrived.
  * @throws Error when not every check flipped within 60 s of its deadline.
  */
-export async function measureLateness(origin: string, apiKey: string, count: number): Promise<Summary> {
-  const paths = await createChecks(origin, apiKey, count, { timeout: TIMEOUT_S, grace: GRACE_S, tags: 'lateness' });
+export async function measureLateness(origin: string, projectId: string, count: number): Promise<Summary> {
+  const paths = await createChecks(projectId, count, { timeout: TIMEOUT_S, grace: GRACE_S, tags: 'lateness' });
   const pinged = Date.now();
   await inBatches(paths, 50, async (path) => {
     const res = await fetch(origin + path);

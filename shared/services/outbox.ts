@@ -9,7 +9,11 @@
  *    unique per flip and channel, so a repeat inserts nothing);
  * 3. inserts the flips, already processed since their notifications exist,
  *    and adds the notify jobs (in parallel; flip ids and job ids are fixed);
- * 4. pulls the completed entries from their checks (one round of bulk writes).
+ * 4. pulls the completed entries from their checks (one round of bulk writes),
+ *    unless a ping moved the check meanwhile (the sweep pulls those). Pings
+ *    leave the pull to the sweep altogether (`pull: false`): a ping then writes
+ *    its check once, so a server whose updates are not atomic (FerretDB 1.x)
+ *    cannot have a completion write back a check read before the next ping.
  *
  * A crash at any point leaves the entry in the outbox, and the next attempt
  * (a retried deadline job, or the sweep) does the same steps again: every
@@ -37,18 +41,23 @@ const log = logger.child({ module: 'outbox' });
 const DUPLICATE_KEY = 11000;
 
 /** The check fields completing an outbox entry reads. */
-export type OutboxCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status'>;
+export type OutboxCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings'>;
 
-/** One owed flip and its check (as stored after the status change). */
+/** One owed flip and its check (as stored after the status change, `nPings` included). */
 export interface OwedFlip {
   check: OutboxCheck;
   entry: OutboxFlip;
 }
 
-/** What completing needs: the notify queue and its retry settings (`backoffMs` in milliseconds). */
+/**
+ * What completing needs: the notify queue and its retry settings (`backoffMs`
+ * in milliseconds); `pull: false` leaves the completed entries for the sweep
+ * to pull (see {@link completeOutbox}).
+ */
 export interface OutboxDeps {
   queues: Pick<Queues, 'notify'>;
   notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
+  pull?: boolean;
 }
 
 /**
@@ -92,7 +101,7 @@ export function alertingChannels(check: OutboxCheck, status: 'up' | 'down', chan
  * Completes owed flips (steps 1–4 above). A check paused by the time its
  * flip completes gets no alerts (behaviour.md §6); the flip is still stored.
  *
- * @param deps - Notify queue and retry settings.
+ * @param deps - Notify queue, retry settings, and whether to pull the entries.
  * @param owed - Entries with their checks as stored after the change.
  * @param now - When the flips are marked processed and the notifications created.
  * @param channels - The checks' channels when the caller already read them (saves a round trip).
@@ -124,10 +133,14 @@ export async function completeOutbox(
     jobs.length > 0 && deps.queues.notify.addBulk(jobs).catch((err: unknown) => log.error({ err }, 'cannot enqueue notify jobs; the sweep will')),
   ]);
   crashPoint('flip-inserted');
+  if (deps.pull === false) return notifications.length;
   // The whole entry as stored is the $pull condition: MongoDB matches it field by field,
-  // and servers that compare array elements whole (FerretDB 1.x) match it too.
+  // and servers that compare array elements whole (FerretDB 1.x) match it too. The pull
+  // only applies while no ping has moved the check since: a server whose updates are not
+  // atomic (FerretDB 1.x) would otherwise write back a check read before that ping. An
+  // entry left behind is completed again, harmlessly, and pulled by the sweep.
   await bulkWriteChunked(
-    owed.map(({ check, entry }) => ({ updateOne: { filter: { _id: check._id }, update: { $pull: { outbox: entry } } } })),
+    owed.map(({ check, entry }) => ({ updateOne: { filter: { _id: check._id, nPings: check.nPings }, update: { $pull: { outbox: entry } } } })),
     (chunk) => Check.bulkWrite(chunk, { ordered: false }),
   );
   return notifications.length;

@@ -173,13 +173,13 @@ async function writeChecks(claimed: readonly Planned[]): Promise<Set<string>> {
 
 /** Completes the owed flips, schedules the moved deadlines and prunes; a failure here is the sweep's to repair. */
 async function afterWrites(deps: SignalDeps, moved: readonly Planned[], now: Date): Promise<void> {
-  const owed = moved.flatMap((p) => (p.entry ? [{ check: { ...p.check, ...p.outcome.set }, entry: p.entry }] : []));
+  const owed = moved.flatMap((p) => (p.entry ? [{ check: { ...p.check, ...p.outcome.set, nPings: p.n }, entry: p.entry }] : []));
   const deadlines = moved.flatMap((p) => {
     const at = deadlineOf(p.outcome.next);
     return at && at.getTime() !== p.check.deadline?.getTime() ? [{ checkId: p.check._id, at }] : [];
   });
   await Promise.all([
-    completeOutbox({ queues: deps.queues, notify: config.notify }, owed, now).catch((err: unknown) =>
+    completeOutbox({ queues: deps.queues, notify: config.notify, pull: false }, owed, now).catch((err: unknown) =>
       log.error({ err }, 'cannot complete flips; the sweep will'),
     ),
     scheduleDeadlines(deps.queues.deadlines, deadlines, now).catch((err: unknown) =>

@@ -191,8 +191,8 @@ async function writeTransition(
   if (res.matchedCount !== 1) return false;
   const checkId = check._id;
   if (entry) {
-    const owed = [{ check: { ...check, ...outcome.set }, entry }];
-    await completeOutbox({ queues: deps.queues, notify: config.notify }, owed, now).catch((err: unknown) =>
+    const owed = [{ check: { ...check, ...outcome.set, nPings: n }, entry }];
+    await completeOutbox({ queues: deps.queues, notify: config.notify, pull: false }, owed, now).catch((err: unknown) =>
       log.error({ err, checkId }, 'cannot complete the flip; the sweep will'),
     );
   }
