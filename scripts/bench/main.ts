@@ -13,6 +13,7 @@
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import mongoose from 'mongoose';
 import { Redis } from 'ioredis';
@@ -29,7 +30,6 @@ import { measureAlertLatency } from './alerts.js';
 import { measureScale } from './scale.js';
 import { summarize, type Summary } from './stats.js';
 
-const PORT = 8765;
 const RUN = `hc_bench_${process.pid}`;
 
 function count(value: string): number {
@@ -69,16 +69,26 @@ async function trialsOf(trials: number, measure: () => Promise<Summary>): Promis
   return summarize(values);
 }
 
+/** A free TCP port on 127.0.0.1 for the bench's web process (a fixed one could be answered by a stale server). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function main(): Promise<void> {
+  const port = await freePort();
   const mongoUri = withPath(config.mongodbUri, `/${RUN}`);
   await connectDb(mongoUri);
   const redis = new Redis(config.redisUrl);
   const env = {
-    MONGODB_URI: mongoUri, REDIS_URL: config.redisUrl, QUEUE_PREFIX: RUN, PORT: String(PORT), NODE_ENV: 'test',
-    TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', PING_TIMEOUT_MS: '60000', BASE_URL: `http://127.0.0.1:${PORT}`,
+    MONGODB_URI: mongoUri, REDIS_URL: config.redisUrl, QUEUE_PREFIX: RUN, PORT: String(port), NODE_ENV: 'test',
+    TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', PING_TIMEOUT_MS: '60000', BASE_URL: `http://127.0.0.1:${port}`,
   };
   const children: Child[] = [startNode('dist/server/main.js', env), startNode('dist/workers/main.js', env)];
-  const origin = `http://127.0.0.1:${PORT}`;
+  const origin = `http://127.0.0.1:${port}`;
   try {
     await waitForHttp(`${origin}/api/v3/status/`, 30_000);
     const { project } = await createProject({ name: 'bench', checkLimit: 10 * opts.checks + opts.scale });
