@@ -14,11 +14,11 @@ export interface WorkerDeps {
    * duplicates it for its blocking reads and never closes it.
    */
   connection: Redis;
-  /** Producer handles (a deadline reschedules itself; a timeout flip enqueues its fan-out). */
+  /** Producer handles (a deadline reschedules itself; a timeout flip adds its notify jobs). */
   queues: Queues;
   clock: Clock;
   settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
-  /** Alert delivery settings of the flips and notify workers; default `config.notify`. */
+  /** Alert delivery settings of the deadline and notify workers and the sweep; default `config.notify`. */
   notify?: NotifyConfig;
 }
 

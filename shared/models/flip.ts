@@ -1,7 +1,9 @@
 /**
  * A recorded status change (behaviour.md §1.1, §2.7). The API lists only
  * changes into `up` or `down`; changes into `paused`/`new` are kept for
- * downtime statistics and are created already processed so they never notify.
+ * downtime statistics and never notify. A flip is inserted by the completion
+ * of its check's outbox entry (shared/services/outbox.ts), after its
+ * notifications exist.
  */
 import mongoose, { Schema } from 'mongoose';
 import type { StoredStatus } from './check.js';
@@ -16,7 +18,7 @@ export interface FlipDoc {
   created: Date;
   /** When the flip was written (for measuring deadline lateness). */
   recorded: Date;
-  /** When notifications were claimed; null until the notifier takes it. */
+  /** When the flip was inserted with its notifications already written (the outbox completion). */
   processed: Date | null;
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
