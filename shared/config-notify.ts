@@ -1,0 +1,116 @@
+/**
+ * Alert delivery settings (behaviour.md §6). Part of `shared/config.ts`, which
+ * reads and validates the environment; this module only holds the schema keys
+ * and builds {@link NotifyConfig} from validated values.
+ */
+import Joi from 'joi';
+
+/**
+ * Alert delivery: SMTP, provider API base URLs (the real public ones by
+ * default; tests point them at local receivers), service-wide credentials a
+ * channel may omit, and the retry policy of `notify` jobs.
+ */
+export interface NotifyConfig {
+  /** smtp:// or smtps:// URL of the relay that sends alert emails. */
+  readonly smtpUrl: string;
+  /** From address of alert emails. */
+  readonly fromEmail: string;
+  /** Site root used in alert messages' detail links; no trailing slash. */
+  readonly baseUrl: string;
+  /** Per-attempt delivery timeout, milliseconds. */
+  readonly attemptTimeoutMs: number;
+  /** Delivery attempts per (flip, channel) before giving up. */
+  readonly attempts: number;
+  /** First retry delay, milliseconds; doubles per attempt. */
+  readonly backoffMs: number;
+  /** Notify jobs a worker runs at once (behaviour.md §6 rule 3: at most N concurrently). */
+  readonly concurrency: number;
+  /**
+   * Whether provider requests may reach loopback, private, link-local, multicast and
+   * other non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, as the reference; default false).
+   */
+  readonly allowPrivateIps: boolean;
+  readonly telegramApiUrl: string;
+  /** Bot token used when a telegram channel names none. */
+  readonly telegramToken: string;
+  readonly pushoverApiUrl: string;
+  /** Application token used when a pushover channel names none. */
+  readonly pushoverToken: string;
+  readonly pagerdutyApiUrl: string;
+  readonly opsgenieApiUrl: string;
+  readonly opsgenieEuApiUrl: string;
+  readonly ntfyUrl: string;
+  readonly matrixHomeserver: string;
+  /** Access token used when a matrix channel names none. */
+  readonly matrixAccessToken: string;
+  /** Base URL of the Twilio-compatible API used by `sms`, `whatsapp` and `signal`. */
+  readonly twilioApiUrl: string;
+  readonly twilioAccount: string;
+  readonly twilioAuth: string;
+  /** Sender number (E.164) used when a channel names none. */
+  readonly twilioFrom: string;
+}
+
+const httpUrl = Joi.string().uri({ scheme: ['http', 'https'] });
+
+/** Joi keys of the alert settings, merged into the environment schema. */
+export const notifySchemaKeys = {
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).default('smtp://127.0.0.1:25'),
+  DEFAULT_FROM_EMAIL: Joi.string().email({ tlds: false }).default('alerts@localhost'),
+  NOTIFY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  NOTIFY_ATTEMPTS: Joi.number().integer().min(1).default(5),
+  NOTIFY_BACKOFF_MS: Joi.number().integer().min(10).default(5000),
+  NOTIFY_CONCURRENCY: Joi.number().integer().min(1).default(50),
+  INTEGRATIONS_ALLOW_PRIVATE_IPS: Joi.boolean().truthy('1').falsy('0').default(false),
+  TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
+  TELEGRAM_TOKEN: Joi.string().allow('').default(''),
+  PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),
+  PUSHOVER_API_TOKEN: Joi.string().allow('').default(''),
+  PAGERDUTY_API_URL: httpUrl.default('https://events.pagerduty.com'),
+  OPSGENIE_API_URL: httpUrl.default('https://api.opsgenie.com'),
+  OPSGENIE_EU_API_URL: httpUrl.default('https://api.eu.opsgenie.com'),
+  NTFY_URL: httpUrl.default('https://ntfy.sh'),
+  MATRIX_HOMESERVER: httpUrl.default('https://matrix.org'),
+  MATRIX_ACCESS_TOKEN: Joi.string().allow('').default(''),
+  TWILIO_API_URL: httpUrl.default('https://api.twilio.com'),
+  TWILIO_ACCOUNT: Joi.string().allow('').default(''),
+  TWILIO_AUTH: Joi.string().allow('').default(''),
+  TWILIO_FROM: Joi.string().allow('').default(''),
+};
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The alert settings from the validated environment.
+ *
+ * @param value - The Joi-validated environment (hence `any` fields).
+ * @param baseUrl - Site root, no trailing slash.
+ */
+export function notifyConfigOf(value: Record<string, any>, baseUrl: string): NotifyConfig {
+  return {
+    smtpUrl: value.SMTP_URL,
+    fromEmail: value.DEFAULT_FROM_EMAIL,
+    baseUrl,
+    attemptTimeoutMs: value.NOTIFY_TIMEOUT_MS,
+    attempts: value.NOTIFY_ATTEMPTS,
+    backoffMs: value.NOTIFY_BACKOFF_MS,
+    concurrency: value.NOTIFY_CONCURRENCY,
+    allowPrivateIps: value.INTEGRATIONS_ALLOW_PRIVATE_IPS,
+    telegramApiUrl: trimSlash(value.TELEGRAM_API_URL),
+    telegramToken: value.TELEGRAM_TOKEN,
+    pushoverApiUrl: trimSlash(value.PUSHOVER_API_URL),
+    pushoverToken: value.PUSHOVER_API_TOKEN,
+    pagerdutyApiUrl: trimSlash(value.PAGERDUTY_API_URL),
+    opsgenieApiUrl: trimSlash(value.OPSGENIE_API_URL),
+    opsgenieEuApiUrl: trimSlash(value.OPSGENIE_EU_API_URL),
+    ntfyUrl: trimSlash(value.NTFY_URL),
+    matrixHomeserver: trimSlash(value.MATRIX_HOMESERVER),
+    matrixAccessToken: value.MATRIX_ACCESS_TOKEN,
+    twilioApiUrl: trimSlash(value.TWILIO_API_URL),
+    twilioAccount: value.TWILIO_ACCOUNT,
+    twilioAuth: value.TWILIO_AUTH,
+    twilioFrom: value.TWILIO_FROM,
+  };
+}
