@@ -96,6 +96,8 @@ async function main(): Promise<void> {
     const paths = await createChecks(project._id, opts.checks, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date() });
     const ids = paths.map((p) => p.split('/').pop()!);
 
+    const [, hz] = (await redis.config('GET', 'hz')) as string[];
+    out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
     out(`ping throughput: ${opts.checks} checks, ${opts.connections} connections, ${opts.duration} s each`);
     const before = await nPingsOf(ids);
     const service = await load(origin, paths, { connections: opts.connections, durationS: opts.duration });

@@ -7,6 +7,10 @@
 #   patches/msg_update.go.overlay -> internal/handler/msg_update.go: an update command
 #     kept every statement's SQL connection until it returned, so one bulk write of
 #     100 updates exhausted the SQLite pool of 100 connections and hung the server.
+#   patches/query.go.overlay -> internal/backends/postgresql/query.go: `$in` was not
+#     pushed down to PostgreSQL, so every find by a list of ids read the whole table;
+#     `_id: {$in: [...]}` is now pushed down as `_jsonb->'_id' = ANY(...)`, which the
+#     btree index of _id serves.
 set -euo pipefail
 out="$(realpath -m "$1")"
 go_bin="${GO:-go}"
@@ -18,6 +22,7 @@ cp "$src"/*.go "$src/go.mod" "$src/go.sum" "$work/"
 cd "$work"
 GOFLAGS=-mod=mod "$go_bin" mod vendor
 cp "$src/patches/msg_update.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_update.go
+cp "$src/patches/query.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/query.go
 "$go_bin" build -mod=vendor -o "$out" .
 cd "$src"
 rm -rf "$work"

@@ -84,7 +84,7 @@ async function startMongo(): Promise<{ uri: string; stop: () => Promise<void> }>
 /** Starts redis-server on a free port, without persistence; the hint when it is not installed. */
 async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--hz', '100'], { stdio: 'ignore' });
   let spawnError: Error | undefined;
   child.once('error', (err) => (spawnError = err));
   process.once('exit', () => child.kill('SIGKILL'));

@@ -33,14 +33,14 @@ describe('local services for npm start', () => {
     expect(await isListening(port)).to.equal(false);
   });
 
-  it('startRedisServer runs Redis with the required settings: AOF every second, no eviction', async () => {
+  it('startRedisServer runs Redis with the required settings: AOF every second, no eviction, hz 100', async () => {
     const port = await freePort();
     const service = await startRedisServer(port, join(dir, 'redis'));
     const client = new Redis(port, '127.0.0.1');
-    const settings = await Promise.all(['appendonly', 'appendfsync', 'maxmemory-policy'].map(async (name) => ((await client.config('GET', name)) as string[])[1]));
+    const settings = await Promise.all(['appendonly', 'appendfsync', 'maxmemory-policy', 'hz'].map(async (name) => ((await client.config('GET', name)) as string[])[1]));
     client.disconnect();
     await service.stop();
-    expect(settings).to.deep.equal(['yes', 'everysec', 'noeviction']);
+    expect(settings).to.deep.equal(['yes', 'everysec', 'noeviction', '100']);
   });
 
   it('startRedisServer keeps a write acknowledged a second before a kill -9', async () => {
