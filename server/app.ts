@@ -7,6 +7,7 @@
  * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
  * endpoints (process metrics, `/admin/queues`) when a credential is configured.
  */
+import type { PingJournal } from '../shared/services/ping-journal.js';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   queues: Queues;
   /** Metrics and admin settings; default `config.ops` (tests pass their own). */
   ops?: OpsConfig;
+  /** The process's ping journal (shared/services/ping-journal.ts); without one, a ping is answered once MongoDB has it. */
+  journal?: PingJournal;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The `web` process (Procfile): Management API, Pinging API and badges on
- * `PORT`, plus the operator endpoints (metrics, queue dashboard). SIGTERM/SIGINT
+ * `PORT`, plus the operator endpoints (metrics, queue dashboard). Pings are
+ * journaled in Redis (shared/services/ping-journal.ts); entries whose
+ * application to MongoDB failed are replayed on each lease renewal. SIGTERM/SIGINT
  * stop accepting, let requests in flight finish, then close the queues, Redis
  * and MongoDB, within 10 s. MongoDB or Redis not reachable at start is one
  * fatal log line; a later Redis outage one line each way.
@@ -17,6 +19,8 @@ import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { trackQueueDepths } from '../shared/metrics.js';
+import { PingJournal } from '../shared/services/ping-journal.js';
+import { replayOwnJournal } from '../shared/services/journal-replay.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -27,10 +31,13 @@ async function main(): Promise<void> {
   const queues = openQueues(redis);
   reportRedisOutages(redis, log, Object.values(queues));
   const depths = trackQueueDepths(redis);
-  const http = await listen(createApp({ clock: systemClock, redis, queues }), config.port);
+  const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
+  await journal.start(() => replayOwnJournal(journal, { clock: systemClock, queues }, redis));
+  const http = await listen(createApp({ clock: systemClock, redis, queues, journal }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {
     await http.close();
+    await journal.stop();
     await Promise.all([closeQueues(queues), depths.close()]);
     await redis.quit();
     await disconnectDb();

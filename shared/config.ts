@@ -59,6 +59,16 @@ export interface Config {
   readonly queuePrefix: string;
   /** Longest a ping waits for the database before it is answered 503 (not acknowledged), milliseconds. */
   readonly pingTimeoutMs: number;
+  /**
+   * How long a ping already in the web process's Redis journal waits for
+   * MongoDB before it is answered 200 anyway, milliseconds (0: answer as soon
+   * as it is journaled). Within it a client reads its own ping right after the 200.
+   */
+  readonly pingAckMs: number;
+  /** With at least this many of the process's pings waiting for MongoDB (a burst), a journaled ping is answered at once. */
+  readonly pingAckBacklog: number;
+  /** How long a web process's ping journal outlives the process's last sign of life before a worker replays it, milliseconds. */
+  readonly pingJournalLeaseMs: number;
   /** BullMQ job lock and stalled-job check interval, milliseconds: a killed worker's jobs move on within about twice this. */
   readonly jobLockMs: number;
   /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
@@ -116,6 +126,9 @@ const schema = Joi.object({
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
   DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(500),
   PING_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  PING_ACK_MS: Joi.number().integer().min(0).default(1000),
+  PING_ACK_BACKLOG: Joi.number().integer().min(1).default(100),
+  PING_JOURNAL_LEASE_MS: Joi.number().integer().min(1000).default(10_000),
   JOB_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
   QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('hc'),
   TEST_CRASH_AT: Joi.when('NODE_ENV', {
@@ -164,6 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     queuePrefix: value.QUEUE_PREFIX,
     jobLockMs: value.JOB_LOCK_MS,
     pingTimeoutMs: value.PING_TIMEOUT_MS,
+    pingAckMs: value.PING_ACK_MS,
+    pingAckBacklog: value.PING_ACK_BACKLOG,
+    pingJournalLeaseMs: value.PING_JOURNAL_LEASE_MS,
     crashAt: value.TEST_CRASH_AT ?? null,
     smtpPort: value.SMTP_PORT,
     smtpHost: value.SMTP_HOST,

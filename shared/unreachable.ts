@@ -63,3 +63,16 @@ export function reasonOf(err: unknown): string {
   const message = inner instanceof Error ? inner.message || ((inner as NodeJS.ErrnoException).code ?? '') : String(inner);
   return message.split('\n', 1)[0]?.trim() || 'unknown error';
 }
+
+/**
+ * Whether the error says the database could not be reached (the driver's
+ * network and server-selection errors, Mongoose's buffering timeout): the
+ * operation may succeed if retried. The API answers it 503; a journaled ping
+ * (shared/services/ping-journal.ts) is kept for a replay.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  if (typeof name === 'string' && (name.startsWith('MongoNetwork') || name === 'MongoServerSelectionError')) return true;
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /buffering timed out/.test(message);
+}

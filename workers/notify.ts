@@ -19,6 +19,7 @@ import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deliver } from '../shared/notify/deliver.js';
 import { alertOf } from '../shared/notify/message.js';
 import { abandonNotification, claimNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
+import { ALERT_CHECK_FIELDS, notifyBatchers, type NotifyBatchers, type Prepared } from './notify-batch.js';
 import { DeliveryError } from '../shared/notify/types.js';
 import { workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
@@ -29,10 +30,21 @@ const log = logger.child({ module: 'notify-worker' });
 
 const MS_PER_SECOND = 1000;
 
-/** What {@link processNotify} needs. */
+/** What {@link processNotify} needs; with `batch` (workers/notify-batch.ts), the jobs running together share their database round trips. */
 export interface NotifyWorkerDeps {
   clock: Clock;
   config: NotifyConfig;
+  batch?: NotifyBatchers;
+}
+
+/** Claims the job's notification and reads its channel and check, alone (one round trip). */
+async function prepareAlone(payload: NotifyPayload, deps: NotifyWorkerDeps): Promise<Prepared> {
+  const [claim, channel, check] = await Promise.all([
+    claimNotification({ flipId: payload.flipId, channelId: payload.channelId }, leaseMsOf(deps.config), deps.clock()),
+    Channel.findById(payload.channelId).lean<ChannelDoc>(),
+    Check.findById(payload.checkId, ALERT_CHECK_FIELDS).lean<CheckDoc>(),
+  ]);
+  return { claim, channel, check };
 }
 
 /** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
@@ -53,8 +65,9 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
 
 /**
  * Processes one `notify` job. The claim, the channel and the check are read
- * at once (one round trip before the provider request); the notification
- * carries the flip's moment and reason, so the flip is not read.
+ * at once (one round trip before the provider request, shared by the jobs of a
+ * batch: the claim is one update and one read); the notification carries the
+ * flip's moment and reason, so the flip is not read.
  *
  * @param job - Carries the flip's, the check's and the channel's ids.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
@@ -63,12 +76,9 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
  *   DelayedError after moving the job to when another attempt's lease ends.
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
-  const { flipId, checkId, channelId } = notifyPayload(job);
-  const [claim, channel, check] = await Promise.all([
-    claimNotification({ flipId, channelId }, leaseMsOf(deps.config), deps.clock()),
-    Channel.findById(channelId).lean<ChannelDoc>(),
-    Check.findById(checkId, { name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 }).lean<CheckDoc>(),
-  ]);
+  const payload = notifyPayload(job);
+  const { flipId, channelId } = payload;
+  const { claim, channel, check } = await (deps.batch ? deps.batch.prepare.load(payload) : prepareAlone(payload, deps));
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {
     await job.moveToDelayed(claim.until.getTime(), token);
@@ -95,7 +105,9 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     throw error;
   }
   observeAlertSeconds((deps.clock().getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
-  if (!(await recordDelivered(notification, claim.token, started, deps.clock()))) {
+  if (deps.batch) {
+    await deps.batch.delivered.load({ notification, token: claim.token, started, now: deps.clock() });
+  } else if (!(await recordDelivered(notification, claim.token, started, deps.clock()))) {
     log.warn({ flipId, channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
   }
   return 'delivered';
@@ -123,7 +135,8 @@ export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
  */
 export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
   const config = deps.notify ?? appConfig.notify;
-  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config }), {
+  const batch = notifyBatchers(deps.clock, leaseMsOf(config));
+  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config, batch }), {
     ...workerOptions(deps.connection),
     concurrency: config.concurrency,
     ...options,

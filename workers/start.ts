@@ -6,6 +6,7 @@ import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
 import { notifyWorker } from './notify.js';
+import { replayJournals } from './journals.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
@@ -45,7 +46,9 @@ export async function startWorkers(
   }
   let sweepQueue: Queue | undefined;
   let stopWatching: (() => Promise<void>) | undefined;
+  const stopReplaying = replayJournals(deps);
   const close = async (): Promise<void> => {
+    await stopReplaying();
     await stopWatching?.();
     await Promise.all(workers.map((w) => w.close()));
     await sweepQueue?.close();

@@ -1,5 +1,7 @@
 /**
- * `npm run bench`: ping throughput against the bare-http ceiling, deadline
+ * `npm run bench`: ping throughput against the bare-http ceiling (as
+ * configured, and with every ping answered once journaled in Redis, with the
+ * time MongoDB then needs to catch up), deadline
  * lateness and alert latency (a thousand checks at once, and one alone), and
  * the cost of scale (Redis bytes per check, a sweep pass, ping latency with
  * 100,000 active checks), on this machine, with the service's real web and
@@ -62,6 +64,16 @@ async function nPingsOf(ids: string[]): Promise<number> {
   return rows.reduce((sum, c) => sum + c.nPings, 0);
 }
 
+/** Polls `done` every 200 ms until it holds (true) or `timeoutMs` milliseconds pass (false). */
+async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await done()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
 /** Runs `measure` `trials` times, one after another, and pools the samples' values. */
 async function trialsOf(trials: number, measure: () => Promise<Summary>): Promise<Summary> {
   const values: number[] = [];
@@ -87,10 +99,18 @@ async function main(): Promise<void> {
     MONGODB_URI: mongoUri, REDIS_URL: config.redisUrl, QUEUE_PREFIX: RUN, PORT: String(port), NODE_ENV: 'test',
     TEST_MIN_PERIOD_SECONDS: '1', LOG_LEVEL: 'warn', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true', PING_TIMEOUT_MS: '60000', BASE_URL: `http://127.0.0.1:${port}`,
   };
-  const children: Child[] = [startNode('dist/server/main.js', env), startNode('dist/workers/main.js', env)];
+  // A second web process answers every ping as soon as it is journaled (PING_ACK_MS=0): the journal's capacity.
+  const journalPort = await freePort();
+  const children: Child[] = [
+    startNode('dist/server/main.js', env),
+    startNode('dist/workers/main.js', env),
+    startNode('dist/server/main.js', { ...env, PORT: String(journalPort), PING_ACK_MS: '0' }),
+  ];
   const origin = `http://127.0.0.1:${port}`;
+  const journalOrigin = `http://127.0.0.1:${journalPort}`;
   try {
     await waitForHttp(`${origin}/api/v3/status/`, 30_000);
+    await waitForHttp(`${journalOrigin}/api/v3/status/`, 30_000);
     const { project } = await createProject({ name: 'bench', checkLimit: 10 * opts.checks + opts.scale });
     // Established checks (up, pinged before), as a deployment's pings mostly hit: a first ping also records a flip.
     const paths = await createChecks(project._id, opts.checks, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date() });
@@ -111,6 +131,18 @@ async function main(): Promise<void> {
     out(`ratio service/ceiling: ${(service.rps / bare.rps).toFixed(3)}`);
     // A request cut off when the load stops may be stored without its 200 having been counted: stored ≥ 200s.
     out(`200 responses: ${service.ok}; pings stored (sum of n_pings): ${stored}${stored >= service.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}\n`);
+
+    out('ping throughput, every ping answered once journaled in Redis (PING_ACK_MS=0), same load:');
+    const journalBefore = await nPingsOf(ids);
+    const journaled = await load(journalOrigin, paths, { connections: opts.connections, durationS: opts.duration });
+    const loadEnded = Date.now();
+    const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
+    const journalStored = (await nPingsOf(ids)) - journalBefore;
+    out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
+    out(loadRow('ping handler, answered from the journal', journaled));
+    out(`ratio service/ceiling: ${(journaled.rps / bare.rps).toFixed(3)}`);
+    out(`200 responses: ${journaled.ok}; pings stored (sum of n_pings): ${journalStored}${journalStored >= journaled.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}`);
+    out(`MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
 
     out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
     out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');

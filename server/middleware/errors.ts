@@ -6,6 +6,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
 import { logger, redactPingPath } from '../../shared/logger.js';
+import { isDatabaseUnavailable } from '../../shared/unreachable.js';
 
 const log = logger.child({ module: 'http' });
 
@@ -44,18 +45,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 function clientErrorStatus(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
-/**
- * Whether the error says the database could not be reached (the driver's
- * network and server-selection errors, Mongoose's buffering timeout): a 503,
- * nothing was acknowledged, and the client may retry.
- */
-function isDatabaseUnavailable(err: unknown): boolean {
-  const name = (err as { name?: unknown } | null)?.name;
-  if (typeof name === 'string' && (name.startsWith('MongoNetwork') || name === 'MongoServerSelectionError')) return true;
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /buffering timed out/.test(message);
 }
 
 /** Final 404 for paths no route matched. */

@@ -18,6 +18,7 @@ import { handlePing, type PingInput, type PingTarget, type RouteAction } from '.
 import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../services/ping-request.js';
 import { signalBatcher, type SignalItem } from '../../shared/services/signal-batch.js';
 import { observePingSeconds } from '../../shared/metrics.js';
+import { KnownChecks } from '../services/known-checks.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -46,7 +47,7 @@ type ParsedPath = Pick<PingInput, 'target' | 'action' | 'exitStatus'>;
 export function pingRouter(deps: AppDeps): Router {
   const router = Router();
   const batcher = signalBatcher(deps);
-  const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item) };
+  const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item), ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog }, known: new KnownChecks() };
   router.use(async (req, res) => {
     // Timed to the end of the response, errors included: what a pinging client waits.
     const arrivedMs = performance.now();

@@ -4,29 +4,32 @@
  * the exit status and rid, pick the action, and apply it through
  * `recordSignal`, the one code path shared with inbound email.
  */
+import mongoose from 'mongoose';
 import { Check } from '../../shared/models/check.js';
 import { Project } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
-import { classifyText } from '../../shared/domain/keywords.js';
 import type { Signal } from '../../shared/domain/status.js';
 import type { SignalItem } from '../../shared/services/signal-batch.js';
 import {
   SIGNAL_PROJECTION,
   type PingMeta,
-  type ResolveSignal,
   type SignalCheck,
   type SignalDeps,
 } from '../../shared/services/signal.js';
 import { provisionCheck, type ProvisionDeps } from './ping-provision.js';
+import type { KnownChecks } from './known-checks.js';
+import { acknowledged, entryOf, type PingJournal } from '../../shared/services/ping-journal.js';
+import { resolverOf } from '../../shared/services/signal-resolve.js';
+import { logger } from '../../shared/logger.js';
+import { isDatabaseUnavailable } from '../../shared/unreachable.js';
+
+const log = logger.child({ module: 'ping' });
 
 /** Highest valid exit status (seed: integer 0 to 255). */
 const MAX_EXIT_STATUS = 255;
 
 /** `rid`: the canonical 8-4-4-4-12 hex form, any case (behaviour.md §4.3 step 9). */
 const RID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Lenient UTF-8: invalid bytes become U+FFFD (behaviour.md §4.4 rule 1). */
-const lenientUtf8 = new TextDecoder('utf-8');
 
 /** How the URL names the check (behaviour.md §4.1). */
 export type PingTarget = { by: 'uuid'; uuid: string } | { by: 'slug'; pingKey: string; slug: string };
@@ -48,8 +51,21 @@ export interface PingInput {
   meta: Pick<PingMeta, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body'>;
 }
 
-/** Dependencies of {@link handlePing}: `record` applies one ping (batched with concurrent ones, see signal-batch.ts). */
-export type PingDeps = SignalDeps & ProvisionDeps & { record(item: SignalItem): Promise<number | null> };
+/**
+ * Dependencies of {@link handlePing}: `record` applies one ping (batched with
+ * concurrent ones, see signal-batch.ts); with a `journal`, each ping is also
+ * journaled in Redis and answered per {@link acknowledged}: it waits for
+ * MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not at all while
+ * `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
+ */
+export type PingDeps = SignalDeps & ProvisionDeps & {
+  record(item: SignalItem): Promise<number | null>;
+  journal?: PingJournal;
+  /** With a journal: the check UUIDs known to exist. */
+  known?: KnownChecks;
+  /** PING_ACK_MS and PING_ACK_BACKLOG (see `acknowledged`). */
+  ack?: { ms: number; backlog: number };
+};
 
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
@@ -64,14 +80,53 @@ const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
  *   409 `ambiguous slug` (all plain text); nothing is recorded then.
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
+  if (deps.journal) return handleJournaled(deps, deps.journal, input);
   const found = input.target.by === 'uuid'
     ? { check: await Check.findById(input.target.uuid, SIGNAL_PROJECTION).lean<SignalCheck>(), created: false }
     : await findBySlug(deps, input, input.target);
   if (!found.check) throw notFound();
   const rid = validated(input);
-  const resolve = resolverOf(actionOf(input), input.meta.method, input.meta.body);
-  const n = await deps.record({ check: found.check, resolve, meta: { ...input.meta, exitStatus: input.exitStatus, rid } });
+  const meta: PingMeta = { ...input.meta, exitStatus: input.exitStatus, rid };
+  const n = await deps.record({ check: found.check, resolve: resolverOf(actionOf(input), input.meta.method, input.meta.body), meta });
   if (n === null) throw notFound();
+  return found.created ? 201 : 200;
+}
+
+/**
+ * {@link handlePing} with a journal: a UUID is looked up in `deps.known`
+ * (no MongoDB read for a known check), the ping is journaled while it is
+ * applied, and it is answered per {@link acknowledged}.
+ */
+async function handleJournaled(deps: PingDeps, journal: PingJournal, input: PingInput): Promise<200 | 201> {
+  const { target } = input;
+  const found = target.by === 'uuid'
+    ? { checkId: (await deps.known!.exists(target.uuid)) ? target.uuid : null, check: undefined, created: false }
+    : await findBySlug(deps, input, target).then((f) => ({ ...f, checkId: f.check?._id ?? null }));
+  if (found.checkId === null) throw notFound();
+  const rid = validated(input);
+  const action = actionOf(input);
+  const meta: PingMeta = { ...input.meta, exitStatus: input.exitStatus, rid, _id: new mongoose.Types.ObjectId() };
+  const resolve = resolverOf(action, input.meta.method, input.meta.body);
+  const entry = entryOf(found.checkId, action, Date.now(), meta);
+  const { ms, backlog } = deps.ack ?? { ms: 0, backlog: 1 };
+  const ackMs = journal.inFlight.size >= backlog ? 0 : ms;
+  const applied = deps.record(found.check ? { check: found.check, resolve, meta } : { checkId: found.checkId, resolve, meta });
+  const journaled = journal.append(entry).catch((err: unknown) => {
+    log.warn({ err }, 'cannot journal a ping; it is answered once MongoDB has it');
+    return null;
+  });
+  // Once MongoDB has the ping its entry goes; if MongoDB could not be reached, it stays for a replay.
+  const settle = async (keep: boolean): Promise<void> => {
+    const streamId = await journaled;
+    if (streamId !== null && !keep) journal.done(streamId);
+  };
+  applied
+    .then(() => settle(false), (err: unknown) => settle(isDatabaseUnavailable(err)))
+    .finally(() => journal.inFlight.delete(entry.id));
+  if ((await acknowledged(applied, journaled, ackMs)) === null) {
+    deps.known!.forget(found.checkId);
+    throw notFound();
+  }
   return found.created ? 201 : 200;
 }
 
@@ -119,20 +174,4 @@ function validated(input: PingInput): string | null {
 function actionOf(input: PingInput): Signal {
   if (input.exitStatus === null) return input.action;
   return input.exitStatus === 0 ? 'success' : 'fail';
-}
-
-/**
- * Steps 7–8 of behaviour.md §4.3, re-run against the check as re-read after a
- * concurrent write: `methods=POST` ignores other methods; `filter_http_body`
- * reclassifies any action from the leniently decoded body (§4.4). Email
- * filters play no part here.
- */
-function resolverOf(action: Signal, method: string, body: Buffer | null): ResolveSignal {
-  let text: string | undefined;
-  return (check) => {
-    if (check.methods === 'POST' && method !== 'POST') return 'ign';
-    if (!check.filterHttpBody) return action;
-    text ??= body ? lenientUtf8.decode(body) : '';
-    return classifyText(text, check);
-  };
 }

@@ -9,6 +9,8 @@ export type PingKind = 'success' | 'start' | 'fail' | 'log' | 'ign';
 
 /** A ping as stored. */
 export interface PingDoc {
+  /** Given by the web process to a journaled ping (shared/services/ping-journal.ts), so a replay finds it stored; else the driver's. */
+  _id?: mongoose.Types.ObjectId;
   checkId: string;
   n: number;
   created: Date;

@@ -15,8 +15,9 @@
  * is then sent again once the lease runs out (at-least-once), except where
  * the provider deduplicates (Matrix txn id, PagerDuty dedup_key, Opsgenie alias).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Channel } from '../models/channel.js';
+import { bulkWriteChunked } from '../bulk.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import type { DeliveryError } from './types.js';
 
@@ -36,6 +37,47 @@ export interface NotificationKey {
 }
 
 /**
+ * The `_id` of the notification of a flip through a channel: a UUID derived
+ * from both (SHA-1, the layout of a version 5 UUID), so a notify job finds its
+ * notification by `_id` without reading it first, and a repeated fan-out
+ * produces the same ids.
+ */
+export function notificationIdOf(flipId: string, channelId: string): string {
+  const hex = createHash('sha1').update(`${flipId}/${channelId}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The lease an attempt takes on a notification. */
+function leaseOf(token: string, leaseMs: number, now: Date): Record<string, unknown> {
+  return { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
+}
+
+/**
+ * Claims many notifications at once (the notify jobs running together): one
+ * update of every `pending` one among them, then one read of those this call
+ * claimed; each other key goes through {@link claimNotification}.
+ *
+ * @param keys - Flips' ids and channels' UUIDs.
+ * @param leaseMs - How long each attempt may run before another worker may take over, milliseconds.
+ * @returns Each key's claim, in the order given.
+ * @throws the MongoDB error.
+ */
+export async function claimNotifications(keys: readonly NotificationKey[], leaseMs: number, now: Date): Promise<Claim[]> {
+  const token = randomUUID();
+  const ids = keys.map((k) => notificationIdOf(k.flipId, k.channelId));
+  await Notification.updateMany({ _id: { $in: ids }, state: 'pending' }, { $set: leaseOf(token, leaseMs, now) });
+  const claimed = await Notification.find({ _id: { $in: ids }, claimToken: token }).lean<NotificationDoc[]>();
+  const byId = new Map(claimed.map((n) => [n._id, n]));
+  return Promise.all(keys.map(async (key, i) => {
+    const notification = byId.get(ids[i]!);
+    // A key given twice is claimed once: the repeat finds it `sending` (busy).
+    byId.delete(ids[i]!);
+    return notification ? { kind: 'claimed' as const, notification, token } : claimNotification(key, leaseMs, now);
+  }));
+}
+
+/**
  * Claims a notification for one delivery attempt: one round trip when it is
  * `pending`, as it is after the fan-out.
  *
@@ -47,7 +89,7 @@ export interface NotificationKey {
  */
 export async function claimNotification(key: NotificationKey, leaseMs: number, now: Date): Promise<Claim> {
   const token = randomUUID();
-  const lease = { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
+  const lease = leaseOf(token, leaseMs, now);
   const filter = { flipId: key.flipId, channelId: key.channelId };
   const fresh = await Notification.findOneAndUpdate({ ...filter, state: 'pending' }, { $set: lease }, { returnDocument: 'after' }).lean<NotificationDoc>();
   if (fresh) return { kind: 'claimed', notification: fresh, token };
@@ -95,6 +137,49 @@ export async function recordDelivered(notification: NotificationDoc, token: stri
     { $set: { lastError: '', lastNotify: now, lastNotifyDurationMs: now.getTime() - started.getTime() } },
   );
   return res.modifiedCount === 1;
+}
+
+/** A delivered attempt to record: the claimed notification, the claim's token, when sending began and ended. */
+export interface Delivered {
+  notification: NotificationDoc;
+  token: string;
+  started: Date;
+  now: Date;
+}
+
+/**
+ * Records many delivered attempts with one bulk write of the notifications
+ * (each only if its attempt still holds the claim) and, alongside, one update
+ * per channel (its latest delivery).
+ *
+ * @returns How many notifications were recorded (fewer: a claim was taken over).
+ * @throws the MongoDB error.
+ */
+export async function recordDeliveredMany(items: readonly Delivered[]): Promise<number> {
+  const latest = new Map<string, Delivered>();
+  for (const item of items) {
+    const seen = latest.get(item.notification.channelId);
+    if (!seen || seen.now <= item.now) latest.set(item.notification.channelId, item);
+  }
+  const [recorded] = await Promise.all([
+    bulkWriteChunked(items.map(({ notification, token, started, now }) => ({
+      updateOne: {
+        filter: { _id: notification._id, state: 'sending' as const, claimToken: token },
+        update: {
+          $set: { state: 'delivered' as const, delivered: now, error: '', claimToken: null, leaseUntil: null, sendingSince: null, updated: now },
+          $inc: { attempts: 1 },
+          $push: { attemptLog: { started, finished: now, error: '' } },
+        },
+      },
+    })), (chunk) => Notification.bulkWrite(chunk, { ordered: false })),
+    Channel.bulkWrite([...latest.values()].map(({ notification, started, now }) => ({
+      updateOne: {
+        filter: { _id: notification.channelId },
+        update: { $set: { lastError: '', lastNotify: now, lastNotifyDurationMs: now.getTime() - started.getTime() } },
+      },
+    })), { ordered: false }),
+  ]);
+  return recorded;
 }
 
 /**

@@ -20,7 +20,6 @@
  * flip and every notification ends up written exactly once (behaviour.md §6
  * rules 3–4).
  */
-import { randomUUID } from 'node:crypto';
 import { Types, type Model } from 'mongoose';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
@@ -28,6 +27,7 @@ import { Flip, type FlipDoc } from '../models/flip.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import { notifiesOn, type FlipChange } from '../domain/status.js';
 import { channelSendsOn } from '../notify/kinds.js';
+import { notificationIdOf } from '../notify/notifications.js';
 import { notifyJobOptions } from '../queues/notify.js';
 import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
@@ -149,7 +149,7 @@ export async function completeOutbox(
 function notificationsOf(check: OutboxCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date): NotificationDoc[] {
   const status = entry.newStatus === 'up' ? 'up' : 'down';
   return alertingChannels(check, status, channels).map((channel) => ({
-    _id: randomUUID(),
+    _id: notificationIdOf(String(entry._id), channel._id),
     flipId: String(entry._id),
     checkId: check._id,
     channelId: channel._id,

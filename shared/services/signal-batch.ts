@@ -23,7 +23,7 @@ import { logger } from '../logger.js';
 import { scheduleDeadlines } from '../queues/deadlines.js';
 import { completeOutbox, outboxEntry, type OwedFlip } from './outbox.js';
 import { pruneCheckHistory } from './prune.js';
-import { guardOf, type SignalCheck } from './signal-check.js';
+import { guardOf, SIGNAL_PROJECTION, type SignalCheck } from './signal-check.js';
 import { completeClaim, recordSignal, PRUNE_EVERY, type PingMeta, type ResolveSignal, type SignalDeps } from './signal.js';
 
 const log = logger.child({ module: 'signal-batch' });
@@ -35,12 +35,15 @@ const MAX_BATCH = 500;
 /** MongoDB's duplicate key error code. */
 const DUPLICATE_KEY = 11000;
 
-/** One ping to record: the check as the request read it, how to resolve its action, and the request data. */
-export interface SignalItem {
-  check: SignalCheck;
+/**
+ * One ping to record: its check (as the request read it, or by UUID alone:
+ * the batch then reads every such check with one query), how to resolve its
+ * action, and the request data.
+ */
+export type SignalItem = ({ check: SignalCheck } | { checkId: string }) & {
   resolve: ResolveSignal;
   meta: PingMeta;
-}
+};
 
 /** A ping planned in a round: its number, outcome and ping document. */
 interface Planned {
@@ -57,18 +60,20 @@ interface Planned {
  *
  * @param deps - Clock and queues.
  * @param items - The pings, in arrival order.
- * @returns Each ping's `n`, or null when its check was deleted meanwhile (same order as `items`).
- * @throws the MongoDB error of a batch write (every ping of the batch then fails).
+ * @returns Each ping's `n`, or null when its check does not exist or was deleted meanwhile (same order as `items`).
+ * @throws the MongoDB error of a batch read or write (every ping of the batch then fails).
  */
 export async function recordSignals(deps: SignalDeps, items: readonly SignalItem[]): Promise<(number | null)[]> {
   const results: (number | null)[] = new Array<number | null>(items.length).fill(null);
+  const checks = await checksOf(items);
   const byCheck = new Map<string, number[]>();
-  for (const [index, item] of items.entries()) {
-    const queue = byCheck.get(item.check._id);
+  for (const [index, check] of checks.entries()) {
+    if (!check) continue;
+    const queue = byCheck.get(check._id);
     if (queue) queue.push(index);
-    else byCheck.set(item.check._id, [index]);
+    else byCheck.set(check._id, [index]);
   }
-  const state = new Map([...byCheck].map(([id, indexes]) => [id, items[indexes[0]!]!.check]));
+  const state = new Map([...byCheck].map(([id, indexes]) => [id, checks[indexes[0]!]!]));
   const alone: number[][] = [];
   while (byCheck.size > 0) {
     const round = [...byCheck].map(([id, queue]) => ({ index: queue.shift()!, check: state.get(id)! }));
@@ -76,7 +81,7 @@ export async function recordSignals(deps: SignalDeps, items: readonly SignalItem
     const { moved, left } = await applyRound(deps, items, round, results);
     for (const { check } of moved) state.set(check._id, check);
     for (const index of left) {
-      const id = items[index]!.check._id;
+      const id = checks[index]!._id;
       alone.push([index, ...(byCheck.get(id) ?? [])]);
       byCheck.delete(id);
     }
@@ -85,12 +90,23 @@ export async function recordSignals(deps: SignalDeps, items: readonly SignalItem
   await Promise.all(
     alone.map(async (indexes) => {
       for (const index of indexes) {
-        const { check, resolve, meta } = items[index]!;
-        results[index] = await recordSignal(deps, check, resolve, meta);
+        const { resolve, meta } = items[index]!;
+        results[index] = await recordSignal(deps, checks[index]!, resolve, meta);
       }
     }),
   );
   return results;
+}
+
+/**
+ * Each item's check: as the request read it, or read now (one query for all
+ * the items given by UUID alone); undefined when it does not exist.
+ */
+async function checksOf(items: readonly SignalItem[]): Promise<(SignalCheck | undefined)[]> {
+  const wanted = [...new Set(items.flatMap((item) => ('check' in item ? [] : [item.checkId])))];
+  const read = wanted.length === 0 ? [] : await Check.find({ _id: { $in: wanted } }, SIGNAL_PROJECTION).lean<SignalCheck[]>();
+  const byId = new Map(read.map((check) => [check._id, check]));
+  return items.map((item) => ('check' in item ? item.check : byId.get(item.checkId)));
 }
 
 /**

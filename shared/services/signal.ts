@@ -48,7 +48,7 @@ export const PRUNE_EVERY = 100;
 const DUPLICATE_KEY = 11000;
 
 /** What the caller knows of the request, stored on the ping. */
-export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'>;
+export type PingMeta = Pick<PingDoc, '_id' | 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'>;
 
 /** Dependencies of {@link recordSignal}. */
 export interface SignalDeps {
@@ -83,25 +83,51 @@ export async function recordSignal(
     const n = current.nPings + 1;
     const now = deps.clock();
     const outcome = applySignal(current, resolve(current), now, meta.rid);
-    if (await claim(current._id, n, now, outcome.kind, meta)) {
-      return completeClaim(deps, current, n, now, outcome, resolve, meta.rid);
-    }
+    const claimed = await claim(current._id, n, now, outcome.kind, meta);
+    if (claimed === true) return completeClaim(deps, current, n, now, outcome, resolve, meta.rid);
+    if (claimed) return settleStored(deps, claimed);
     current = await awaitTurn(deps, current._id, n);
   }
   return null;
 }
 
-/** Inserts ping n; false when another request holds n. */
-async function claim(checkId: string, n: number, created: Date, kind: Signal, meta: PingMeta): Promise<boolean> {
+/**
+ * Inserts ping n.
+ *
+ * @returns true when claimed; false when another ping holds n; this very ping
+ *   as stored when a journaled ping (`meta._id`) was stored before (a replay).
+ */
+async function claim(checkId: string, n: number, created: Date, kind: Signal, meta: PingMeta): Promise<boolean | PingDoc> {
   const ping: PingDoc = { checkId, n, created, kind, ...meta };
+  if (ping._id === undefined) delete ping._id;
   try {
     // Every field is given, so the driver's insert is enough: no document to build or validate.
     await Ping.collection.insertOne(ping);
     return true;
   } catch (err) {
-    if ((err as { code?: unknown }).code === DUPLICATE_KEY) return false;
-    throw err;
+    if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+    return (meta._id && (await Ping.findById(meta._id, { body: 0 }).lean<PingDoc>())) || false;
   }
+}
+
+/**
+ * Finishes a ping found already stored (a journaled ping replayed after its
+ * first application was cut off): moves the check to it if the check is
+ * still one short of it, as a waiter adopts an abandoned claim.
+ *
+ * @returns The ping's `n`, or null when the check was deleted.
+ */
+export async function settleStored(deps: SignalDeps, stored: PingDoc): Promise<number | null> {
+  const fresh = await reread(stored.checkId);
+  if (!fresh) return null;
+  if (fresh.nPings === stored.n - 1) await adopt(deps, fresh, stored);
+  return stored.n;
+}
+
+/** Applies a claimed ping's recorded kind for its holder, whose own check write never came. */
+async function adopt(deps: SignalDeps, fresh: SignalCheck, holder: PingDoc): Promise<void> {
+  const outcome = applySignal(fresh, holder.kind, holder.created, holder.rid);
+  await writeTransition(deps, fresh, holder.n, holder.created, outcome);
 }
 
 /**
@@ -159,8 +185,7 @@ async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<
       if (!holder) return fresh;
       if (waitedLong || deps.clock().getTime() - holder.created.getTime() >= ADOPT_AFTER_MS) {
         log.warn({ checkId, n }, 'adopting a ping claim whose check write never came');
-        const outcome = applySignal(fresh, holder.kind, holder.created, holder.rid);
-        await writeTransition(deps, fresh, n, holder.created, outcome);
+        await adopt(deps, fresh, holder);
         return reread(checkId);
       }
     }

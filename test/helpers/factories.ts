@@ -2,6 +2,8 @@
  * Builders for test data and a supertest client bound to a fresh app.
  */
 import { randomUUID } from 'node:crypto';
+import { PingJournal } from '../../shared/services/ping-journal.js';
+import { config } from '../../shared/config.js';
 import supertest from 'supertest';
 import { createApp } from '../../server/app.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -43,8 +45,12 @@ export async function buildChannel(project: TestProject, fields: Partial<Channel
   return channel.toObject();
 }
 
-/** A supertest agent on a new app using the run's connections. */
+/**
+ * A supertest agent on a new app using the run's connections, with a ping
+ * journal as the web process has (its lease is not renewed: nothing replays it).
+ */
 export function http(clock?: Clock): supertest.Agent {
   const { redis, queues } = testContext();
-  return supertest.agent(createApp({ clock: clock ?? (() => new Date()), redis, queues }));
+  const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
+  return supertest.agent(createApp({ clock: clock ?? (() => new Date()), redis, queues, journal }));
 }

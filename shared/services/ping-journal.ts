@@ -1,0 +1,167 @@
+/**
+ * The ping journal: what makes a 200 to a ping a promise even when MongoDB is
+ * slow or away.
+ *
+ * Each web process appends every ping it accepts to its own Redis stream
+ * (`<QUEUE_PREFIX>:ping-journal:<instance>`; Redis keeps it in its append-only
+ * file, README "Redis settings") at the same time as it applies the ping to
+ * MongoDB. The ping is answered 200 as soon as MongoDB has it, or once it is
+ * in the journal and PING_ACK_MS have passed: when the service keeps up, a
+ * client reads its ping right after the 200; under a burst, or while MongoDB
+ * does not answer, the 200 comes from Redis and MongoDB catches up.
+ *
+ * An entry is deleted once its ping is in MongoDB. What is left is replayed
+ * (shared/services/journal-replay.ts) by the process itself when its own
+ * application failed, and by a worker once the process stops renewing its
+ * lease (`...:alive`, PING_JOURNAL_LEASE_MS): after a kill -9. A ping carries
+ * its id from the journal into MongoDB, so a replay never stores it twice.
+ */
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import type { Redis } from 'ioredis';
+import type { Signal } from '../domain/status.js';
+import { logger } from '../logger.js';
+import { isDatabaseUnavailable } from '../unreachable.js';
+import type { PingMeta } from './signal.js';
+
+const log = logger.child({ module: 'ping-journal' });
+
+/** A journaled ping: everything needed to apply it later, in any process. */
+export interface JournalEntry {
+  /** The ping's `_id` in MongoDB (hex ObjectId). */
+  id: string;
+  checkId: string;
+  /** The route's action with the exit status applied (behaviour.md §4.3 step 6), before methods and body filters. */
+  action: Signal;
+  /** When the ping arrived, milliseconds since the epoch. */
+  receivedMs: number;
+  meta: Omit<PingMeta, '_id' | 'body'> & { body: string | null };
+}
+
+/** The Redis keys of one process's journal, under the deployment's prefix. */
+export function journalKeys(prefix: string, instance: string): { stream: string; alive: string } {
+  return { stream: `${prefix}:ping-journal:${instance}`, alive: `${prefix}:ping-journal:${instance}:alive` };
+}
+
+/** The set naming every instance that has a journal. */
+export function journalRegistry(prefix: string): string {
+  return `${prefix}:ping-journals`;
+}
+
+/** The journal entry of a ping about to be applied (its body base64-encoded). */
+export function entryOf(checkId: string, action: Signal, receivedMs: number, meta: PingMeta): JournalEntry {
+  const { _id, body, ...rest } = meta;
+  return { id: String(_id), checkId, action, receivedMs, meta: { ...rest, body: body ? body.toString('base64') : null } };
+}
+
+/** The ping request data of an entry, with its `_id` and body restored. */
+export function metaOf(entry: JournalEntry): PingMeta {
+  const { body, ...rest } = entry.meta;
+  return { ...rest, _id: new mongoose.Types.ObjectId(entry.id), body: body === null ? null : Buffer.from(body, 'base64') };
+}
+
+/** A web process's journal. */
+export class PingJournal {
+  /** This process's instance id (a UUID). */
+  readonly instance = randomUUID();
+  readonly keys: { stream: string; alive: string };
+  /** Entry ids being applied by this process right now: its own replays skip them. */
+  readonly inFlight = new Set<string>();
+  private renewal: NodeJS.Timeout | undefined;
+
+  /**
+   * @param redis - The web process's connection.
+   * @param prefix - QUEUE_PREFIX.
+   * @param leaseMs - PING_JOURNAL_LEASE_MS: the `alive` key lives this long, milliseconds, renewed every third of it.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly leaseMs: number,
+  ) {
+    this.keys = journalKeys(prefix, this.instance);
+  }
+
+  /**
+   * Registers the journal and starts renewing its lease.
+   *
+   * @param onRenew - Runs after each renewal (the process replays its own leftovers there).
+   * @throws the Redis error when the first registration fails.
+   */
+  async start(onRenew: () => Promise<unknown>): Promise<void> {
+    await this.renew();
+    let busy = false;
+    this.renewal = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      this.renew()
+        .then(onRenew)
+        .catch((err: unknown) => log.warn({ err }, 'cannot renew the ping journal or replay it; trying again'))
+        .finally(() => (busy = false));
+    }, Math.floor(this.leaseMs / 3));
+    this.renewal.unref();
+  }
+
+  /** Renews the lease and the registration (a worker forgets a journal whose lease lapsed, e.g. while this process was paused). */
+  private async renew(): Promise<void> {
+    await this.redis.multi().set(this.keys.alive, '1', 'PX', this.leaseMs).sadd(journalRegistry(this.prefix), this.instance).exec();
+  }
+
+  /**
+   * Appends a ping; it is durable once this resolves (AOF on).
+   *
+   * @returns The stream entry id, for {@link done}.
+   * @throws the Redis error.
+   */
+  async append(entry: JournalEntry): Promise<string> {
+    this.inFlight.add(entry.id);
+    return (await this.redis.xadd(this.keys.stream, '*', 'p', JSON.stringify(entry)))!;
+  }
+
+  /** Deletes an entry whose ping MongoDB has; a failure leaves it for a replay, which finds the ping stored. */
+  done(streamId: string): void {
+    this.redis.xdel(this.keys.stream, streamId).catch((err: unknown) => log.warn({ err }, 'cannot delete a journal entry; a replay will'));
+  }
+
+  /**
+   * Stops renewing. An empty journal is removed; one with entries stays for a
+   * worker to replay once the lease lapses.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.renewal);
+    if ((await this.redis.xlen(this.keys.stream)) > 0) return;
+    await this.redis.srem(journalRegistry(this.prefix), this.instance);
+    await this.redis.del(this.keys.stream, this.keys.alive);
+  }
+}
+
+/**
+ * What a ping is answered: applied in MongoDB (its `n`, or null when the check
+ * is gone), or `journaled` when it is in the journal and MongoDB has not
+ * answered within `ackMs`, or could not be reached. Without a journal entry
+ * (Redis failed), only MongoDB's answer counts.
+ *
+ * @param applied - The ping's application to MongoDB.
+ * @param journaled - The journal append: the entry's stream id, or null when it failed.
+ * @param ackMs - How long to wait for MongoDB once journaled, milliseconds.
+ * @throws the application's error when the ping is not journaled, or failed
+ *   for another reason than an unreachable database (a replay would fail the same way).
+ */
+export async function acknowledged(applied: Promise<number | null>, journaled: Promise<string | null>, ackMs: number): Promise<number | null | 'journaled'> {
+  const inJournal = async (): Promise<'journaled'> => {
+    if ((await journaled) === null) return new Promise<never>(() => undefined);
+    return 'journaled' as const;
+  };
+  const afterAck = async (): Promise<'journaled'> => {
+    const result = await inJournal();
+    await new Promise((resolve) => setTimeout(resolve, ackMs));
+    return result;
+  };
+  const never = (): Promise<never> => new Promise<never>(() => undefined);
+  const stored = applied.then((n) => n, never);
+  const failed = applied.then(never, async (err: unknown) => {
+    if (!isDatabaseUnavailable(err) || (await journaled) === null) throw err;
+    return 'journaled' as const;
+  });
+  return Promise.race([stored, afterAck(), failed]);
+}

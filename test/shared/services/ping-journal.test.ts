@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mongoose from 'mongoose';
+import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
+import { testContext } from '../../helpers/hooks.js';
+import { Ping } from '../../../shared/models/ping.js';
+import { config } from '../../../shared/config.js';
+import { acknowledged, entryOf, journalRegistry, PingJournal } from '../../../shared/services/ping-journal.js';
+import { replayDeadJournals, replayOwnJournal } from '../../../shared/services/journal-replay.js';
+import { recordSignal, type PingMeta, type SignalDeps } from '../../../shared/services/signal.js';
+import type { Signal } from '../../../shared/domain/status.js';
+import { storedCheck, storedPings } from '../../helpers/pings.js';
+
+const meta = (): PingMeta => ({
+  _id: new mongoose.Types.ObjectId(), scheme: 'http', remoteAddr: '10.0.0.1', method: 'POST', ua: 'curl', body: Buffer.from('körper'), exitStatus: null, rid: null,
+});
+
+describe('ping journal', () => {
+  let project: TestProject;
+  let deps: SignalDeps;
+  let journal: PingJournal;
+  beforeEach(async () => {
+    project = await buildProject();
+    deps = { clock: () => new Date(), queues: testContext().queues };
+    journal = new PingJournal(testContext().redis, config.queuePrefix, 1000);
+  });
+
+  /** Journals pings as a web process that then dies would (registered, no lease). */
+  async function journalOf(pings: { checkId: string; action: Signal; meta?: PingMeta }[]): Promise<void> {
+    await testContext().redis.sadd(journalRegistry(config.queuePrefix), journal.instance);
+    for (const p of pings) await journal.append(entryOf(p.checkId, p.action, Date.now(), p.meta ?? meta()));
+  }
+
+  it('a worker replays a dead process\'s journal in order, per check, and forgets the journal', async () => {
+    const [a, b] = await Promise.all([buildCheck(project), buildCheck(project)]);
+    await journalOf([
+      { checkId: a._id, action: 'start' }, { checkId: b._id, action: 'fail' }, { checkId: a._id, action: 'success' }, { checkId: a._id, action: 'fail' },
+    ]);
+    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(4);
+    expect((await storedPings(a._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'start'], [2, 'success'], [3, 'fail']]);
+    expect((await storedPings(b._id)).map((p) => p.kind)).to.deep.equal(['fail']);
+    expect((await storedPings(a._id))[0]!.body?.toString()).to.equal('körper');
+    expect([(await storedCheck(a._id)).status, (await storedCheck(b._id)).status]).to.deep.equal(['down', 'down']);
+    const redis = testContext().redis;
+    expect([await redis.exists(journal.keys.stream), await redis.scard(journalRegistry(config.queuePrefix))]).to.deep.equal([0, 0]);
+  });
+
+  it('leaves the journal of a live process (its lease is renewed) to that process', async () => {
+    const check = await buildCheck(project);
+    await journalOf([{ checkId: check._id, action: 'success' }]);
+    await testContext().redis.set(journal.keys.alive, '1', 'PX', 10_000);
+    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(0);
+    expect(await storedPings(check._id)).to.have.length(0);
+  });
+
+  it('does not store a ping twice when its entry is replayed after it was applied', async () => {
+    const check = await buildCheck(project);
+    const m = meta();
+    expect(await recordSignal(deps, check, () => 'success', m)).to.equal(1);
+    await journalOf([{ checkId: check._id, action: 'success', meta: m }, { checkId: check._id, action: 'fail' }]);
+    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
+    expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
+    expect((await storedCheck(check._id)).nPings).to.equal(2);
+  });
+
+  it('moves the check to a ping stored before a crash cut off its check write', async () => {
+    const check = await buildCheck(project);
+    const m = meta();
+    const { _id, ...rest } = m;
+    await Ping.collection.insertOne({ _id, checkId: check._id, n: 1, created: new Date(), kind: 'success', ...rest });
+    await journalOf([{ checkId: check._id, action: 'success', meta: m }]);
+    await replayDeadJournals(deps, testContext().redis, config.queuePrefix);
+    expect(await storedPings(check._id)).to.have.length(1);
+    expect(await storedCheck(check._id)).to.include({ nPings: 1, status: 'up' });
+  });
+
+  it('a live process replays only its own entries that are old and not being applied', async () => {
+    const check = await buildCheck(project);
+    const old = entryOf(check._id, 'success', Date.now() - 60_000, meta());
+    const young = entryOf(check._id, 'fail', Date.now(), meta());
+    await journal.append(old);
+    await journal.append(young);
+    journal.inFlight.delete(old.id);
+    expect(await replayOwnJournal(journal, deps, testContext().redis)).to.equal(1);
+    expect((await storedPings(check._id)).map((p) => p.kind)).to.deep.equal(['success']);
+    expect(await testContext().redis.xlen(journal.keys.stream)).to.equal(1);
+  });
+
+  describe('acknowledged', () => {
+    const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+    it('answers with MongoDB\'s result when it comes within the wait', async () => {
+      expect(await acknowledged(Promise.resolve(7), Promise.resolve('1-0'), 1000)).to.equal(7);
+      expect(await acknowledged(Promise.resolve(null), Promise.resolve('1-0'), 1000)).to.equal(null);
+    });
+
+    it('answers `journaled` after the wait when MongoDB is slower, and at once when MongoDB cannot be reached', async () => {
+      const started = Date.now();
+      expect(await acknowledged(never(), Promise.resolve('1-0'), 100)).to.equal('journaled');
+      expect(Date.now() - started).to.be.at.least(95);
+      const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { name: 'MongoNetworkError' });
+      expect(await acknowledged(Promise.reject(unreachable), Promise.resolve('1-0'), 10_000)).to.equal('journaled');
+    });
+
+    it('fails with any other error of the application (a replay would fail the same way)', async () => {
+      let error: unknown;
+      await acknowledged(Promise.reject(new Error('unknown time zone')), Promise.resolve('1-0'), 10_000).catch((err: unknown) => (error = err));
+      expect(error).to.have.property('message', 'unknown time zone');
+    });
+
+    it('waits for MongoDB alone when the journal failed, and fails with it', async () => {
+      const slow = sleep(150).then(() => 3);
+      expect(await acknowledged(slow, Promise.resolve(null), 10)).to.equal(3);
+      let error: unknown;
+      await acknowledged(Promise.reject(new Error('db down')), Promise.resolve(null), 10).catch((err: unknown) => (error = err));
+      expect(error).to.have.property('message', 'db down');
+    });
+  });
+});

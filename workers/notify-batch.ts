@@ -1,0 +1,65 @@
+/**
+ * Batching of the notify jobs that run at once (workers/notify.ts): jobs
+ * started within {@link BATCH_WINDOW_MS} of each other claim their
+ * notifications with one update and one read, read their channels and checks
+ * with one query each, and record their deliveries with one bulk write of the
+ * notifications and one of their channels. A thousand alerts at once thereby
+ * cost a handful of database round trips, not thousands.
+ */
+import DataLoader from 'dataloader';
+import type { Clock } from '../shared/clock.js';
+import { logger } from '../shared/logger.js';
+import { Channel, type ChannelDoc } from '../shared/models/channel.js';
+import { Check, type CheckDoc } from '../shared/models/check.js';
+import { claimNotifications, recordDeliveredMany, type Claim, type Delivered } from '../shared/notify/notifications.js';
+import type { NotifyPayload } from '../shared/queues/payloads.js';
+
+const log = logger.child({ module: 'notify-batch' });
+
+/** The check fields an alert uses. */
+export const ALERT_CHECK_FIELDS = Object.freeze({ name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
+
+/** A job's claim, with its channel and check as read alongside (null when deleted). */
+export interface Prepared {
+  claim: Claim;
+  channel: ChannelDoc | null;
+  check: CheckDoc | null;
+}
+
+/** Batchers of the notify jobs running at once (a batch per {@link BATCH_WINDOW_MS}). */
+export interface NotifyBatchers {
+  /** Claims and reads: one claim of every pending notification, one read of their channels and of their checks. */
+  prepare: DataLoader<NotifyPayload, Prepared>;
+  /** Records deliveries: one bulk write of the notifications, one of their channels. */
+  delivered: DataLoader<Delivered, void>;
+}
+
+/** Longest a job waits for others to share its batch, milliseconds. */
+const BATCH_WINDOW_MS = 2;
+/** Most jobs in one batch. */
+const MAX_BATCH = 500;
+
+/**
+ * The batchers of a notify worker.
+ *
+ * @param leaseMs - Each claim's lease, milliseconds (see {@link leaseMsOf}).
+ */
+export function notifyBatchers(clock: Clock, leaseMs: number): NotifyBatchers {
+  const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run: () => void) => setTimeout(run, BATCH_WINDOW_MS) };
+  const prepare = new DataLoader<NotifyPayload, Prepared>(async (payloads) => {
+    const [claims, channels, checks] = await Promise.all([
+      claimNotifications(payloads, leaseMs, clock()),
+      Channel.find({ _id: { $in: [...new Set(payloads.map((p) => p.channelId))] } }).lean<ChannelDoc[]>(),
+      Check.find({ _id: { $in: [...new Set(payloads.map((p) => p.checkId))] } }, ALERT_CHECK_FIELDS).lean<CheckDoc[]>(),
+    ]);
+    const channelById = new Map(channels.map((c) => [c._id, c]));
+    const checkById = new Map(checks.map((c) => [c._id, c]));
+    return payloads.map((p, i) => ({ claim: claims[i]!, channel: channelById.get(p.channelId) ?? null, check: checkById.get(p.checkId) ?? null }));
+  }, options);
+  const delivered = new DataLoader<Delivered, void>(async (items) => {
+    const recorded = await recordDeliveredMany(items);
+    if (recorded < items.length) log.warn({ taken: items.length - recorded }, 'claims were taken over during slow deliveries; those alerts may have gone twice');
+    return items.map(() => undefined);
+  }, options);
+  return { prepare, delivered };
+}
