@@ -32,6 +32,8 @@ const log = logger.child({ module: 'signal-batch' });
 const BATCH_WINDOW_MS = 1;
 /** Most pings in one batch. */
 const MAX_BATCH = 500;
+/** Most batches a process applies at once. */
+const MAX_BATCHES_IN_FLIGHT = 2;
 /** MongoDB's duplicate key error code. */
 const DUPLICATE_KEY = 11000;
 
@@ -209,14 +211,32 @@ async function afterWrites(deps: SignalDeps, moved: readonly Planned[], now: Dat
 
 /**
  * A batcher of pings: pings arriving within {@link BATCH_WINDOW_MS} of each
- * other share one {@link recordSignals} call.
+ * other share one {@link recordSignals} call, and at most
+ * {@link MAX_BATCHES_IN_FLIGHT} batches are applied at a time. Pings that
+ * arrive meanwhile gather in the next batch (up to {@link MAX_BATCH}), so a
+ * burst is applied in a few large batches instead of many small ones racing
+ * each other for the same checks.
  *
  * @returns `load(item)` resolves with the ping's `n` (null when its check was deleted).
  */
 export function signalBatcher(deps: SignalDeps): DataLoader<SignalItem, number | null> {
-  return new DataLoader<SignalItem, number | null>((items) => recordSignals(deps, items), {
-    cache: false,
-    maxBatchSize: MAX_BATCH,
-    batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS),
-  });
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const schedule = (run: () => void): void => {
+    if (inFlight < MAX_BATCHES_IN_FLIGHT) {
+      inFlight++;
+      setTimeout(run, BATCH_WINDOW_MS);
+    } else {
+      waiting.push(run);
+    }
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  };
+  return new DataLoader<SignalItem, number | null>(
+    (items) => recordSignals(deps, items).finally(release),
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: schedule },
+  );
 }
