@@ -24,6 +24,7 @@ import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { UnreachableError } from '../shared/unreachable.js';
 import { trackQueueDepths } from '../shared/metrics.js';
+import { openPingJournal } from '../shared/services/journal-replay.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -115,11 +116,13 @@ async function main(): Promise<void> {
     const depths = trackQueueDepths(webRedis);
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
-    const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues }), config.port);
+    const journal = await openPingJournal(webRedis, { clock: systemClock, queues: webQueues });
+    const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues, journal }), config.port);
     const smtpd = await startSmtpd({ port: config.smtpPort, host: config.smtpHost, deps: { clock: systemClock, queues: webQueues } });
     log.info({ port: http.port, baseUrl: config.baseUrl, smtpPort: smtpd.port }, 'listening');
     onShutdown(async () => {
       await Promise.all([http.close(), smtpd.close()]);
+      await journal.stop();
       await workers.close();
       await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
       await Promise.all([webRedis.quit(), workerRedis.quit()]);

@@ -19,8 +19,7 @@ import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { trackQueueDepths } from '../shared/metrics.js';
-import { PingJournal } from '../shared/services/ping-journal.js';
-import { replayOwnJournal } from '../shared/services/journal-replay.js';
+import { openPingJournal } from '../shared/services/journal-replay.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -31,8 +30,7 @@ async function main(): Promise<void> {
   const queues = openQueues(redis);
   reportRedisOutages(redis, log, Object.values(queues));
   const depths = trackQueueDepths(redis);
-  const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  await journal.start(() => replayOwnJournal(journal, { clock: systemClock, queues }, redis));
+  const journal = await openPingJournal(redis, { clock: systemClock, queues });
   const http = await listen(createApp({ clock: systemClock, redis, queues, journal }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {

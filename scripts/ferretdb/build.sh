@@ -7,6 +7,11 @@
 #   patches/msg_update.go.overlay -> internal/handler/msg_update.go: an update command
 #     kept every statement's SQL connection until it returned, so one bulk write of
 #     100 updates exhausted the SQLite pool of 100 connections and hung the server.
+#     It also read the matching documents while updating them, holding the query's
+#     connection while each write took another: as many updates as the pool has
+#     connections deadlocked the server. It now reads them first, then writes.
+#   patches/msg_findandmodify.go.overlay -> internal/handler/msg_findandmodify.go: the
+#     same read-while-writing deadlock in findAndModify.
 #   patches/query.go.overlay -> internal/backends/postgresql/query.go: `$in` was not
 #     pushed down to PostgreSQL, so every find by a list of ids read the whole table;
 #     `_id: {$in: [...]}` is now pushed down as `_jsonb->'_id' = ANY(...)`, which the
@@ -22,6 +27,7 @@ cp "$src"/*.go "$src/go.mod" "$src/go.sum" "$work/"
 cd "$work"
 GOFLAGS=-mod=mod "$go_bin" mod vendor
 cp "$src/patches/msg_update.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_update.go
+cp "$src/patches/msg_findandmodify.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_findandmodify.go
 cp "$src/patches/query.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/query.go
 "$go_bin" build -mod=vendor -o "$out" .
 cd "$src"

@@ -9,7 +9,8 @@ import type { Redis } from 'ioredis';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { logger } from '../logger.js';
 import { isDatabaseUnavailable } from '../unreachable.js';
-import { journalKeys, journalRegistry, metaOf, type JournalEntry, type PingJournal } from './ping-journal.js';
+import { config } from '../config.js';
+import { journalKeys, journalRegistry, metaOf, PingJournal, type JournalEntry } from './ping-journal.js';
 import { readSignalCheck } from './signal-check.js';
 import { resolverOf } from './signal-resolve.js';
 import { recordSignal, settleStored, type SignalDeps } from './signal.js';
@@ -104,6 +105,20 @@ export async function replayOwnJournal(journal: PingJournal, deps: SignalDeps, r
   const count = await replayStream(deps, redis, journal.keys.stream, (e) => e.receivedMs < before && !journal.inFlight.has(e.id));
   if (count > 0) log.info({ count }, 'replayed pings whose application to MongoDB had failed');
   return count;
+}
+
+/**
+ * Opens a web process's journal (QUEUE_PREFIX, PING_JOURNAL_LEASE_MS) and
+ * starts renewing its lease, replaying its own failed entries at each renewal.
+ *
+ * @param redis - The web process's connection.
+ * @param deps - Clock and queues, for the replays.
+ * @throws the Redis error of the first renewal.
+ */
+export async function openPingJournal(redis: Redis, deps: SignalDeps): Promise<PingJournal> {
+  const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
+  await journal.start(() => replayOwnJournal(journal, deps, redis));
+  return journal;
 }
 
 /**

@@ -80,6 +80,17 @@ describe('embedded FerretDB on PostgreSQL: indexes its pushed-down filters can u
     expect(scans).to.be.at.least(3);
   });
 
+  it('answers more concurrent updates and findAndModify than its connection pool holds (patches/msg_update.go.overlay, msg_findandmodify.go.overlay)', async () => {
+    const docs = connection!.getClient().db('hc_pg').collection<{ _id: number; n: number }>('busy');
+    await docs.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, n: 0 })));
+    // Each statement used to hold its query's connection while its write waited for another: 300 at once deadlocked.
+    const updates = Array.from({ length: 300 }, (_, i) => docs.updateOne({ _id: i }, { $inc: { n: 1 } }));
+    const finds = Array.from({ length: 300 }, (_, i) => docs.findOneAndUpdate({ _id: i }, { $inc: { n: 1 } }, { returnDocument: 'after' }));
+    const results = await Promise.all([...updates, ...finds]);
+    expect(results.slice(0, 300).every((r) => (r as { modifiedCount: number }).modifiedCount === 1)).to.equal(true);
+    expect(await docs.countDocuments({ n: 2 })).to.equal(300);
+  });
+
   it('indexes a field as soon as a MongoDB index names it, and drops its index with that MongoDB index', async () => {
     const flips = connection!.getClient().db('hc_pg').collection('flips');
     await flips.insertOne({ checkId: new mongoose.Types.ObjectId() });
