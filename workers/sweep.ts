@@ -69,6 +69,9 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
  *    flip and notifications are written if missing (index `{outbox.recorded: 1}`).
  * 3. Every notification whose notify job was lost is put back on the `notify` queue.
  *
+ * 1 and 2 are one query (an `$or` of the two indexed conditions): one pass
+ * over the checks where the server cannot use the indexes (FerretDB 1.x).
+ *
  * @param deps - Queues, clock, `settings.sweepIntervalMs` and notify settings.
  * @returns How many deadlines, flips and notifications were enqueued or completed.
  * @throws the MongoDB or Redis error (the next sweep tries again).
@@ -76,23 +79,22 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
 export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'settings' | 'notify'>): Promise<SweepResult> {
   const now = deps.clock();
   const horizon = new Date(now.getTime() + 2 * deps.settings.sweepIntervalMs);
-  const checks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 })
-    .lean<{ _id: string; deadline: Date }[]>()
-    .cursor({ batchSize: BATCH_SIZE });
-  const deadlines = await inBatches(checks, (batch) =>
-    ensureDeadlines(deps.queues.deadlines, batch.map((c) => ({ checkId: c._id, at: c.deadline })), now),
-  );
-
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
-  const owing = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, nPings: 1, outbox: 1 })
-    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox'>[]>()
+  type Swept = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox' | 'deadline'>;
+  const checks = Check.find(
+    { $or: [{ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { 'outbox.recorded': { $lte: staleBefore } }] },
+    { projectId: 1, channels: 1, status: 1, nPings: 1, outbox: 1, deadline: 1 },
+  )
+    .lean<Swept[]>()
     .cursor({ batchSize: BATCH_SIZE });
   const notify = deps.notify ?? appConfig.notify;
-  let flips = 0;
-  await inBatches(owing, async (batch) => {
-    const owed = batch.flatMap((check) => check.outbox.filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
+  let [deadlines, flips] = [0, 0];
+  await inBatches(checks, async (batch) => {
+    const due = batch.flatMap((c) => (c.deadline && c.deadline <= horizon && c.status !== 'down' ? [{ checkId: c._id, at: c.deadline }] : []));
+    const owed = batch.flatMap((check) => (check.outbox ?? []).filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
+    deadlines += due.length;
     flips += owed.length;
-    await completeOutbox({ queues: deps.queues, notify }, owed, deps.clock());
+    await Promise.all([ensureDeadlines(deps.queues.deadlines, due, now), completeOutbox({ queues: deps.queues, notify }, owed, deps.clock())]);
   });
 
   const notifications = await requeueStaleNotifications(deps, OWED_STALE_MS);
