@@ -71,13 +71,16 @@ const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
 
 /**
- * Records one ping, following behaviour.md §4.3 steps 1–11.
+ * Records one ping, following behaviour.md §4.3 steps 1–11. With
+ * `deps.journal` the ping is also journaled in Redis and may be answered
+ * before MongoDB has it (see `handleJournaled`); without, once MongoDB has it.
  *
- * @param deps - Clock, queues and Redis (for the auto-provisioning lock).
+ * @param deps - Clock, queues and Redis (for the auto-provisioning lock), the batcher, and optionally the journal.
  * @param input - The parsed request.
  * @returns 201 when the check was created for this ping (`create=1`), else 200.
  * @throws AppError 404 `not found`, 400 `invalid url format` / `invalid uuid format`,
- *   409 `ambiguous slug` (all plain text); nothing is recorded then.
+ *   409 `ambiguous slug` (all plain text); nothing is recorded then. The
+ *   database's error when the ping is neither stored nor journaled.
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
   if (deps.journal) return handleJournaled(deps, deps.journal, input);
