@@ -6,6 +6,8 @@
 #   scripts/provision.sh redis      only redis-server
 #   scripts/provision.sh postgres   only the PostgreSQL server (FerretDB's PostgreSQL backend and its tests)
 #   scripts/provision.sh ferretdb   only (re)build .data/bin/ferretdb from scripts/ferretdb when stale
+#   scripts/provision.sh browser    only chromium (Debian's), which the dashboard's browser tests drive
+#   scripts/provision.sh test       all of the above (what `npm test` runs)
 #
 # redis-server and PostgreSQL come from the system: as root (or with password-less
 # sudo) they are installed with apt-get; otherwise one line names the command to run.
@@ -77,6 +79,15 @@ provision_package() {
 
 provision_redis() { provision_package redis-server command -v redis-server; }
 
+# The browser the dashboard tests drive with puppeteer-core (which never downloads one); CHROMIUM_PATH overrides it.
+provision_browser() {
+  if [[ -n "${CHROMIUM_PATH:-}" ]]; then
+    [[ -x "$CHROMIUM_PATH" ]] || say "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable; the dashboard tests will fail"
+    return 0
+  fi
+  provision_package chromium test -x /usr/bin/chromium
+}
+
 # The PostgreSQL server (Debian layout) for FerretDB's PostgreSQL backend and its tests.
 provision_postgres() { provision_package postgresql bash -c 'ls /usr/lib/postgresql/*/bin/postgres'; }
 
@@ -105,6 +116,13 @@ case "${1:-all}" in
     ;;
   redis) provision_redis ;;
   postgres) provision_postgres ;;
+  test)
+    provision_redis
+    provision_postgres
+    provision_mongo
+    provision_browser
+    ;;
   ferretdb) build_ferretdb ;;
-  *) fail "usage: scripts/provision.sh [all|redis|postgres|ferretdb]" ;;
+  browser) provision_browser ;;
+  *) fail "usage: scripts/provision.sh [all|test|redis|postgres|ferretdb|browser]" ;;
 esac

@@ -5,7 +5,8 @@
  * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
  * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
  * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
- * endpoints (process metrics, `/admin/queues`) when a credential is configured.
+ * endpoints (process metrics, `/admin/queues`) when a credential is configured,
+ * and the web dashboard at `/` (its files under `/dashboard/`).
  */
 import type { PingJournal } from '../shared/services/ping-journal.js';
 import express, { type Express } from 'express';
@@ -17,6 +18,7 @@ import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
+import { dashboardRouter } from './routes/dashboard.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
 import type { OpsConfig } from '../shared/config-ops.js';
@@ -60,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(badgeRouter(deps.clock));
   if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
   app.use(opsRouter(ops, deps.queues));
+  app.use(dashboardRouter());
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -35,6 +35,11 @@ export const parameters: { [key: string]: Json } = {
   slug: { name: 'slug', in: 'query', required: false, description: 'Only checks with this slug.', schema: { type: 'string' } },
   flipsSeconds: { name: 'seconds', in: 'query', required: false, description: 'Flips of the last N seconds.', schema: { type: 'integer', minimum: 0, maximum: 31_536_000 } },
   flipsStart: { name: 'start', in: 'query', required: false, description: 'Flips at or after this UNIX time.', schema: { type: 'integer', minimum: 0, maximum: 10_000_000_000 } },
+  pingsExitStatus: {
+    name: 'exitstatus', in: 'query', required: false,
+    description: "`1` adds each ping's `exitstatus` (0–255 or null). An extension the dashboard uses; the reference does not expose it.",
+    schema: { type: 'string', enum: ['1'] },
+  },
   flipsEnd: { name: 'end', in: 'query', required: false, description: 'Flips before this UNIX time.', schema: { type: 'integer', minimum: 0, maximum: 10_000_000_000 } },
 };
 
@@ -94,7 +99,7 @@ export const paths: { [key: string]: Json } = {
   '/checks/{uuid}/pings/': {
     get: {
       operationId: 'listPings', summary: "List a check's pings", description: 'Newest first, at most the ping log limit. Read-write key only.',
-      parameters: [param('uuid')], responses: { '200': json('The ping log.', 'PingList'), ...onCheck },
+      parameters: [param('uuid'), param('pingsExitStatus')], responses: { '200': json('The ping log.', 'PingList'), ...onCheck },
     },
   },
   '/checks/{uuid}/pings/{n}/body': {

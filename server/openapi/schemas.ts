@@ -99,6 +99,7 @@ export const schemas: { [key: string]: Json } = {
       rid: { type: ['string', 'null'], pattern: UUID_PATTERN },
       body_url: nullable(url),
       duration: { type: 'number', minimum: 0, description: 'Seconds, 2 decimals; completions paired with a start only.' },
+      exitstatus: { type: ['integer', 'null'], minimum: 0, maximum: 255, description: 'Only with `?exitstatus=1`.' },
     },
     additionalProperties: false,
   },

@@ -13,7 +13,7 @@ const MS_PER_SECOND = 1000;
 const MAX_PAIRING_MS = 72 * 3600 * MS_PER_SECOND;
 
 /** The ping fields the list shows; `hasBody` replaces the body bytes. */
-export type ListedPing = Pick<PingDoc, 'n' | 'created' | 'kind' | 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'rid'> & {
+export type ListedPing = Pick<PingDoc, 'n' | 'created' | 'kind' | 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'rid' | 'exitStatus'> & {
   /** Whether a non-empty body is stored. */
   hasBody: boolean;
 };
@@ -32,6 +32,19 @@ export interface PingJson {
   body_url: string | null;
   /** Seconds, 2 decimals; only on a completion paired with its start. */
   duration?: number;
+  /** The exit status (0–255) or null; only when asked for (`?exitstatus=1`, an extension the dashboard uses). */
+  exitstatus?: number | null;
+}
+
+/** Options of the ping log's presentation. */
+export interface PingsView {
+  /** The request's API version, the path of `body_url` (behaviour.md §1.5). */
+  version: ApiVersion;
+  /**
+   * Whether entries carry `exitstatus`. The reference does not expose it (§1.5), so it is
+   * only added when the request asks (`?exitstatus=1`); without that the entries are the reference's.
+   */
+  exitStatus: boolean;
 }
 
 /**
@@ -63,9 +76,9 @@ export function pairDurations(pings: ListedPing[]): Map<number, number> {
  *
  * @param checkId - The check's UUID, for `body_url`.
  * @param pings - Newest first.
- * @param version - The request's API version, the path of `body_url` (behaviour.md §1.5).
+ * @param view - API version and whether to add `exitstatus`.
  */
-export function presentPings(checkId: string, pings: ListedPing[], version: ApiVersion): PingJson[] {
+export function presentPings(checkId: string, pings: ListedPing[], view: PingsView): PingJson[] {
   const durations = pairDurations(pings);
   return pings.map((ping) => {
     const json: PingJson = {
@@ -77,10 +90,11 @@ export function presentPings(checkId: string, pings: ListedPing[], version: ApiV
       method: ping.method,
       ua: ping.ua,
       rid: ping.rid,
-      body_url: ping.hasBody ? `${config.baseUrl}/api/v${version}/checks/${checkId}/pings/${ping.n}/body` : null,
+      body_url: ping.hasBody ? `${config.baseUrl}/api/v${view.version}/checks/${checkId}/pings/${ping.n}/body` : null,
     };
     const durationMs = durations.get(ping.n);
     if (durationMs !== undefined) json.duration = Math.round(durationMs / 10) / 100;
+    if (view.exitStatus) json.exitstatus = ping.exitStatus ?? null;
     return json;
   });
 }

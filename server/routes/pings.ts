@@ -1,6 +1,7 @@
 /**
  * Ping log endpoints of the Management API (behaviour.md §3.6): list pings
- * and get a ping's body. Read-write keys only.
+ * and get a ping's body. Read-write keys only. `?exitstatus=1` adds each
+ * entry's exit status to the list (an extension for the dashboard; §1.5 does not expose it).
  */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
@@ -23,7 +24,8 @@ export function pingsRouter(): Router {
         loadCheck,
         async (req, res) => {
           const check = checkOf(req);
-          res.json({ pings: presentPings(check._id, await listPings(authOf(req).project, check), apiVersionOf(req)) });
+          const view = { version: apiVersionOf(req), exitStatus: req.query.exitstatus === '1' };
+          res.json({ pings: presentPings(check._id, await listPings(authOf(req).project, check), view) });
         },
       ],
     },

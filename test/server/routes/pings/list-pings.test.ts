@@ -35,6 +35,14 @@ describe('GET /api/v3/checks/<uuid>/pings/', () => {
     }]);
   });
 
+  it('adds each exit status only when asked with ?exitstatus=1 (the dashboard; the reference hides it)', async () => {
+    await addPing(check, 1, { kind: 'fail', exitStatus: 3 });
+    await addPing(check, 2, { exitStatus: null });
+    const res = await api(p.apiKey).get(`/checks/${check._id}/pings/?exitstatus=1`);
+    expect(res.body.pings.map((ping: { exitstatus: number | null }) => ping.exitstatus)).to.deep.equal([null, 3]);
+    expect((await list()).every((ping: object) => !('exitstatus' in ping))).to.equal(true);
+  });
+
   it('always gives date six fractional digits', async () => {
     await addPing(check, 1, { created: new Date('2020-06-09T14:51:06.000Z') });
     expect((await list())[0].date).to.equal('2020-06-09T14:51:06.000000+00:00');
