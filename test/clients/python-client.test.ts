@@ -33,9 +33,10 @@ async function runClient(python: string, instance: Instance, version: number, fl
   await buildCheck(p, { name: 'Twin A', slug: 'twin' });
   await buildCheck(p, { name: 'Twin B', slug: 'twin' });
   if (version === 3) await buildCheck(p, { name: 'Slug Target', slug: 'backup-job' });
-  const args = [`${REPO_ROOT}test/clients/python/run_client.py`, '--base-url', instance.baseUrl, '--api-key', p.apiKey,
-    '--read-key', p.apiKeyReadonly, '--ping-key', p.pingKey, '--slug', 'backup-job', '--ambiguous-slug', 'twin',
-    '--mode', mode, ...flag];
+  // `--name=value`: a random key may start with "-", which argparse would take for an option.
+  const args = [`${REPO_ROOT}test/clients/python/run_client.py`, `--base-url=${instance.baseUrl}`, `--api-key=${p.apiKey}`,
+    `--read-key=${p.apiKeyReadonly}`, `--ping-key=${p.pingKey}`, '--slug=backup-job', '--ambiguous-slug=twin',
+    `--mode=${mode}`, ...flag];
   const result = await run(python, args, { timeoutMs: 60_000 });
   const steps = stepsOf(result.stdout);
   const backup = steps.get('done')?.backup;
