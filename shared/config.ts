@@ -53,7 +53,7 @@ export interface Config {
   readonly connectTimeoutMs: number;
   /** Interval of the deadline reconciliation sweep, in milliseconds. */
   readonly sweepIntervalMs: number;
-  /** Number of deadline jobs a worker processes at once (those running together share database round trips). */
+  /** Deadline timers a worker runs at once (each wakes a drain of the deadline index; one worker drains at a time). */
   readonly deadlineConcurrency: number;
   /** Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs. */
   readonly queuePrefix: string;

@@ -1,22 +1,22 @@
 /**
- * The `deadlines` consumer: when a check's delayed deadline job fires, re-read
- * the check from MongoDB (the truth) and store `down` if it really is
- * (behaviour.md §2.5 rows 12–13, §6 rule 2). Redis only wakes us up: a job
- * that fires early, late, twice or after a newer ping never flips wrongly.
+ * The `deadlines` consumer: when a deadline timer fires, take every check whose
+ * deadline has passed from the Redis index, re-read those checks from MongoDB
+ * (the truth) and store `down` where it really is (behaviour.md §2.5 rows
+ * 12–13, §6 rule 2). Redis only wakes us up: an entry that is due early, late,
+ * twice or after a newer ping never flips wrongly.
  *
- * Jobs that fire together are applied together (a batch per few
- * milliseconds, see {@link deadlineBatcher}), so a thousand checks going down
- * in the same second cost a handful of database round trips, not thousands:
- * one read of the checks, one bulk write storing `down` with each check's
- * owed flip in its outbox (the channels are read at the same time), then the
- * outbox completion (notifications, flips, notify jobs).
+ * Due checks are applied in batches of up to 500, so a thousand checks going
+ * down in the same second cost one timer and a handful of database round trips:
+ * one read of the checks, one bulk write storing `down` with each check's owed
+ * flip in its outbox (the channels are read at the same time), then the outbox
+ * completion (notifications, flips, notify jobs).
  */
-import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../shared/domain/status.js';
 import { completeOutbox, loadChannels, outboxEntry, type OwedFlip } from '../shared/services/outbox.js';
-import { scheduleDeadlines } from '../shared/queues/deadlines.js';
+import { scheduleDeadlines, type DeadlineAt } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
 import { workerOptions } from '../shared/queues/index.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
@@ -25,20 +25,16 @@ import { bulkWriteChunked } from '../shared/bulk.js';
 import { crashPoint } from '../shared/crash.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
+import { drainDeadlines, drainLeaseMs, markDue, type ApplyPass } from './deadline-drain.js';
 
 const log = logger.child({ module: 'deadlines' });
 
-/** Longest a fired job waits for others to share its batch, milliseconds. */
-const BATCH_WINDOW_MS = 2;
-/** Most checks applied in one batch. */
-const MAX_BATCH = 500;
-
 /**
- * What a deadline job did:
+ * What applying a check's deadline did:
  * - `gone`: the check was deleted;
  * - `down`: already stored down (any flip it still owed was completed);
  * - `none`: no deadline is expected (new or paused with no run);
- * - `rescheduled`: not down yet (early job, or the deadline moved);
+ * - `rescheduled`: not down yet (due early, or the deadline moved);
  * - `stale`: the check changed between read and write, another writer won;
  * - `flipped`: stored down and recorded the timeout flip.
  */
@@ -59,10 +55,16 @@ export type DeadlineDeps = Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>;
  *
  * @param deps - Queues (reschedules, notify jobs), clock and notify settings.
  * @param checkIds - Check UUIDs; repeats are applied once.
+ * @param reschedule - Moves the deadlines of checks not due yet (default: {@link scheduleDeadlines};
+ *   the drain passes a compare-and-set on the index entries it took).
  * @returns What was done, per check UUID.
  * @throws the MongoDB or Redis error; BullMQ retries the jobs.
  */
-export async function applyDeadlines(deps: DeadlineDeps, checkIds: readonly string[]): Promise<Map<string, DeadlineOutcome>> {
+export async function applyDeadlines(
+  deps: DeadlineDeps,
+  checkIds: readonly string[],
+  reschedule: (early: readonly DeadlineAt[], now: Date) => Promise<void> = (early, now) => scheduleDeadlines(deps.queues.deadlines, early, now),
+): Promise<Map<string, DeadlineOutcome>> {
   const outcomes = new Map<string, DeadlineOutcome>(checkIds.map((id) => [id, 'gone']));
   const checks = await Check.find({ _id: { $in: [...outcomes.keys()] } }).lean<CheckDoc[]>();
   const now = deps.clock();
@@ -86,7 +88,7 @@ export async function applyDeadlines(deps: DeadlineDeps, checkIds: readonly stri
   const [owed, channels] = await Promise.all([
     storeDown(due, now),
     loadChannels([...due, ...leftovers.map(({ check }) => check)]),
-    scheduleDeadlines(deps.queues.deadlines, early, now),
+    reschedule(early, now),
   ]);
   for (const check of due) outcomes.set(check._id, owed.some((o) => o.check._id === check._id) ? 'flipped' : 'stale');
   crashPoint('deadline-stored');
@@ -126,24 +128,11 @@ async function storeDown(due: readonly CheckDoc[], now: Date): Promise<OwedFlip[
   return owed.filter((o) => held.has(String(o.entry._id)));
 }
 
-/**
- * A batcher of deadline jobs: jobs that fire within {@link BATCH_WINDOW_MS}
- * of each other share one {@link applyDeadlines} call.
- *
- * @returns `load(checkId)` resolves with that check's outcome.
- */
-export function deadlineBatcher(deps: DeadlineDeps): DataLoader<string, DeadlineOutcome> {
-  return new DataLoader<string, DeadlineOutcome>(
-    async (ids) => {
-      const outcomes = await applyDeadlines(deps, ids);
-      return ids.map((id) => outcomes.get(id)!);
-    },
-    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
-  );
-}
+/** Outcomes after which a check's index entry is removed (unless its score changed meanwhile). */
+const SETTLED: ReadonlySet<DeadlineOutcome> = new Set<DeadlineOutcome>(['gone', 'down', 'none', 'flipped']);
 
 /**
- * Applies one check's deadline (alone, without batching).
+ * Applies one check's deadline (alone, outside the index).
  *
  * @returns What was done.
  */
@@ -152,29 +141,51 @@ export async function processDeadline(deps: DeadlineDeps, checkId: string): Prom
 }
 
 /**
- * Reads a job's payload.
+ * Reads a job's payload: a timer (`at`, epoch milliseconds) or a check from the one-job-per-check version (`checkId`).
  *
- * @throws UnrecoverableError when it has no check id (retrying cannot help).
+ * @throws UnrecoverableError when it has neither (retrying cannot help).
  */
 export function deadlinePayload(job: Pick<Job<unknown>, 'data'>): DeadlinePayload {
   const data = job.data as Partial<DeadlinePayload> | null;
-  if (typeof data?.checkId !== 'string' || data.checkId === '') {
-    throw new UnrecoverableError('deadline job without a checkId');
-  }
-  return { checkId: data.checkId };
+  if (typeof data?.checkId === 'string' && data.checkId !== '') return { checkId: data.checkId };
+  if (typeof data?.at === 'number' && Number.isFinite(data.at)) return { at: data.at };
+  throw new UnrecoverableError('deadline job without a checkId or a moment');
 }
 
 /**
- * Starts the `deadlines` consumer, `settings.deadlineConcurrency` jobs at a
- * time; the jobs running at once are applied in shared batches.
+ * Drains the deadline index (workers/deadline-drain.ts): every check due up to
+ * now (or `atMs`, if later), in passes of up to 500 applied with {@link applyDeadlines}.
+ *
+ * @param redis - The worker's Redis connection.
+ * @param atMs - The waking timer's moment, epoch milliseconds.
+ * @returns How many index entries were taken (0 when another worker drains).
+ * @throws the MongoDB or Redis error, or a lost drain lease (the timer is retried).
+ */
+export async function drainDue(deps: DeadlineDeps, redis: Redis, atMs: number): Promise<number> {
+  const apply: ApplyPass = async (ids, reschedule) => {
+    const outcomes = await applyDeadlines(deps, ids, (early) => reschedule(early));
+    return new Set(ids.filter((id) => SETTLED.has(outcomes.get(id)!)));
+  };
+  const nowMs = () => deps.clock().getTime();
+  return drainDeadlines({ redis, queue: deps.queues.deadlines, apply, nowMs, leaseMs: drainLeaseMs(appConfig.jobLockMs) }, atMs);
+}
+
+/**
+ * Starts the `deadlines` consumer, `settings.deadlineConcurrency` timers at a
+ * time. Each timer wakes a drain of the index; a job naming a check (left by the
+ * one-job-per-check version) first marks that check due.
  *
  * @param deps - Connection, queues, clock and settings.
  */
-export function deadlineWorker(deps: WorkerDeps): Worker<DeadlinePayload, DeadlineOutcome> {
-  const batcher = deadlineBatcher(deps);
-  return new Worker<DeadlinePayload, DeadlineOutcome>(
+export function deadlineWorker(deps: WorkerDeps): Worker<DeadlinePayload, number> {
+  return new Worker<DeadlinePayload, number>(
     QueueName.Deadlines,
-    (job) => batcher.load(deadlinePayload(job).checkId),
+    async (job) => {
+      const { checkId, at } = deadlinePayload(job);
+      const now = deps.clock().getTime();
+      if (checkId) await markDue(deps.connection, deps.queues.deadlines, checkId, now);
+      return drainDue(deps, deps.connection, at ?? now);
+    },
     { ...workerOptions(deps.connection), concurrency: deps.settings.deadlineConcurrency },
   );
 }

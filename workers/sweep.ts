@@ -1,8 +1,8 @@
 /**
  * The reconciliation sweep: MongoDB is the truth and Redis only wakes workers,
  * so a lost Redis (flush, failover, a ping that could not enqueue) and a
- * crashed process must lose nothing. Periodically adds the deadline jobs Redis
- * lost, completes flips left owed in checks' outboxes, and re-queues alerts
+ * crashed process must lose nothing. Periodically adds the deadlines Redis
+ * lost (index entries and timers), completes flips left owed in checks' outboxes, and re-queues alerts
  * whose notify jobs were lost. Every step is idempotent and every query uses
  * an index, so two sweeps at once, or a sweep racing a ping, do no harm.
  */
@@ -34,7 +34,7 @@ export const SWEEP_SCHEDULER_ID = 'sweep';
 
 /** What one sweep did. */
 export interface SweepResult {
-  /** Checks whose deadline job was added if missing. */
+  /** Checks whose deadline was added to the index if missing (with its timer). */
   deadlines: number;
   /** Owed flips completed. */
   flips: number;
@@ -62,9 +62,10 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
  * One sweep.
  *
  * 1. Every check whose deadline is at most two sweep intervals ahead (or
- *    already past) gets its deadline job added if Redis has none; an existing
- *    job is left as it is. The horizon makes sure a job lost in Redis is back
- *    before it is due, not one interval late (index `{deadline: 1}`).
+ *    already past) gets its deadline added to the index if Redis has none (and
+ *    a timer for it); an existing entry is left as it is. The horizon makes
+ *    sure a deadline lost in Redis is back before it is due, not one interval
+ *    late (index `{deadline: 1}`).
  * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed: its
  *    flip and notifications are written if missing (index `{outbox.recorded: 1}`).
  * 3. Every notification whose notify job was lost is put back on the `notify` queue.

@@ -14,6 +14,7 @@
  * database shows as latency in the figures instead of ending a phase with 503s.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
+ *                    [--phases throughput,lateness,alerts,scale]
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
@@ -40,14 +41,27 @@ function count(value: string): number {
   return n;
 }
 
+/** The bench's phases, in the order they run. */
+const PHASES = ['throughput', 'lateness', 'alerts', 'scale'] as const;
+type Phase = (typeof PHASES)[number];
+
+function phases(value: string): Phase[] {
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(PHASES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown phase ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
+  return names as Phase[];
+}
+
 const program = new Command('bench')
   .option('--checks <n>', 'checks in the throughput, lateness and alert phases', count, 1000)
   .option('--scale <n>', 'active checks in the scale phase', count, 100_000)
   .option('--duration <s>', 'seconds of each ping load', count, 20)
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
-  .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10);
+  .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
+  .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES]);
 program.parse();
-const opts = program.opts<{ checks: number; scale: number; duration: number; connections: number; trials: number }>();
+const opts = program.opts<{ checks: number; scale: number; duration: number; connections: number; trials: number; phases: Phase[] }>();
+const runs = (phase: Phase): boolean => opts.phases.includes(phase);
 
 function withPath(uri: string, path: string): string {
   const url = new URL(uri);
@@ -90,6 +104,41 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The throughput phase: the ping load against the web process as configured, then against bare node:http
+ * (the ceiling), then against the journal-first web process, with the pings stored against the 200s.
+ *
+ * @returns The load against the configured web process.
+ */
+async function measureThroughput(origin: string, journalOrigin: string, paths: string[], ids: string[]): Promise<LoadResult> {
+  out(`ping throughput: ${opts.checks} checks, ${opts.connections} connections, ${opts.duration} s each`);
+  const before = await nPingsOf(ids);
+  const service = await load(origin, paths, { connections: opts.connections, durationS: opts.duration });
+  const stored = (await nPingsOf(ids)) - before;
+  const ceiling = await startCeilingServer();
+  const bare = await load(ceiling.origin, paths, { connections: opts.connections, durationS: opts.duration });
+  ceiling.server.close();
+  out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
+  out(loadRow('ping handler', service));
+  out(loadRow('bare node:http', bare));
+  out(`ratio service/ceiling: ${(service.rps / bare.rps).toFixed(3)}`);
+  // A request cut off when the load stops may be stored without its 200 having been counted: stored ≥ 200s.
+  out(`200 responses: ${service.ok}; pings stored (sum of n_pings): ${stored}${stored >= service.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}\n`);
+
+  out('ping throughput, every ping answered once journaled in Redis (PING_ACK_MS=0), same load:');
+  const journalBefore = await nPingsOf(ids);
+  const journaled = await load(journalOrigin, paths, { connections: opts.connections, durationS: opts.duration });
+  const loadEnded = Date.now();
+  const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
+  const journalStored = (await nPingsOf(ids)) - journalBefore;
+  out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
+  out(loadRow('ping handler, answered from the journal', journaled));
+  out(`ratio service/ceiling: ${(journaled.rps / bare.rps).toFixed(3)}`);
+  out(`200 responses: ${journaled.ok}; pings stored (sum of n_pings): ${journalStored}${journalStored >= journaled.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}`);
+  out(`MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
+  return service;
+}
+
 async function main(): Promise<void> {
   const port = await freePort();
   const mongoUri = withPath(config.mongodbUri, `/${RUN}`);
@@ -118,53 +167,36 @@ async function main(): Promise<void> {
 
     const [, hz] = (await redis.config('GET', 'hz')) as string[];
     out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
-    out(`ping throughput: ${opts.checks} checks, ${opts.connections} connections, ${opts.duration} s each`);
-    const before = await nPingsOf(ids);
-    const service = await load(origin, paths, { connections: opts.connections, durationS: opts.duration });
-    const stored = (await nPingsOf(ids)) - before;
-    const ceiling = await startCeilingServer();
-    const bare = await load(ceiling.origin, paths, { connections: opts.connections, durationS: opts.duration });
-    ceiling.server.close();
-    out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
-    out(loadRow('ping handler', service));
-    out(loadRow('bare node:http', bare));
-    out(`ratio service/ceiling: ${(service.rps / bare.rps).toFixed(3)}`);
-    // A request cut off when the load stops may be stored without its 200 having been counted: stored ≥ 200s.
-    out(`200 responses: ${service.ok}; pings stored (sum of n_pings): ${stored}${stored >= service.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}\n`);
-
-    out('ping throughput, every ping answered once journaled in Redis (PING_ACK_MS=0), same load:');
-    const journalBefore = await nPingsOf(ids);
-    const journaled = await load(journalOrigin, paths, { connections: opts.connections, durationS: opts.duration });
-    const loadEnded = Date.now();
-    const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
-    const journalStored = (await nPingsOf(ids)) - journalBefore;
-    out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
-    out(loadRow('ping handler, answered from the journal', journaled));
-    out(`ratio service/ceiling: ${(journaled.rps / bare.rps).toFixed(3)}`);
-    out(`200 responses: ${journaled.ok}; pings stored (sum of n_pings): ${journalStored}${journalStored >= journaled.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}`);
-    out(`MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
-
-    out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
-    out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
-    out(summaryRow(`flip recorded, ${opts.checks} checks pinged at once (due within the pinging time)`, await measureLateness(origin, project._id, opts.checks)));
-    out(summaryRow(`flip recorded, one check alone (${opts.trials} trials)`, await trialsOf(opts.trials, () => measureLateness(origin, project._id, 1))));
-    const together = await measureAlertLatency(origin, project._id, opts.checks);
-    out(summaryRow(`flip recorded, ${opts.checks} cron checks due in the same instant`, together.flips));
-    out(summaryRow(`webhook alert received, ${opts.checks} cron checks due in the same instant`, together.alerts));
-    const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, project._id, 1, false)).alerts);
-    out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);
-
-    out(`scale: ${opts.scale} active checks`);
-    const queues = openQueues(redis);
-    const scale = await measureScale(queues, redis, project._id, opts.scale);
-    await closeQueues(queues);
-    const scaled = await load(origin, scale.paths, { connections: opts.connections, durationS: opts.duration });
-    out('| measure | value |\n|---|---|');
-    out(`| setup (insert + schedule), s | ${(scale.setupMs / 1000).toFixed(1)} |`);
-    out(`| Redis bytes per check (one delayed deadline job) | ${Math.round(scale.redisBytesPerCheck)} |`);
-    out(`| sweep pass, ms (deadline jobs re-added: ${scale.sweepDeadlines}) | ${scale.sweepMs} |`);
-    out(`| ping p50 / p99 ms, pings/s, at ${opts.scale} checks | ${scaled.p50Ms} / ${scaled.p99Ms}, ${Math.round(scaled.rps)} |`);
-    out(`| ping p50 at ${opts.checks} checks (above) | ${service.p50Ms} |`);
+    let service: LoadResult | undefined;
+    if (runs('throughput')) service = await measureThroughput(origin, journalOrigin, paths, ids);
+    if (runs('lateness') || runs('alerts')) {
+      out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
+      out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
+    }
+    if (runs('lateness')) {
+      out(summaryRow(`flip recorded, ${opts.checks} checks pinged at once (due within the pinging time)`, await measureLateness(origin, project._id, opts.checks)));
+      out(summaryRow(`flip recorded, one check alone (${opts.trials} trials)`, await trialsOf(opts.trials, () => measureLateness(origin, project._id, 1))));
+    }
+    if (runs('alerts')) {
+      const together = await measureAlertLatency(origin, project._id, opts.checks);
+      out(summaryRow(`flip recorded, ${opts.checks} cron checks due in the same instant`, together.flips));
+      out(summaryRow(`webhook alert received, ${opts.checks} cron checks due in the same instant`, together.alerts));
+      const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, project._id, 1, false)).alerts);
+      out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);
+    }
+    if (runs('scale')) {
+      out(`scale: ${opts.scale} active checks`);
+      const queues = openQueues(redis);
+      const scale = await measureScale(queues, redis, project._id, opts.scale);
+      await closeQueues(queues);
+      const scaled = await load(origin, scale.paths, { connections: opts.connections, durationS: opts.duration });
+      out('| measure | value |\n|---|---|');
+      out(`| setup (insert + schedule), s | ${(scale.setupMs / 1000).toFixed(1)} |`);
+      out(`| Redis bytes per check (its deadline index entry and timer job) | ${Math.round(scale.redisBytesPerCheck)} |`);
+      out(`| sweep pass, ms (deadlines re-added: ${scale.sweepDeadlines}) | ${scale.sweepMs} |`);
+      out(`| ping p50 / p99 ms, pings/s, at ${opts.scale} checks | ${scaled.p50Ms} / ${scaled.p99Ms}, ${Math.round(scaled.rps)} |`);
+      out(`| ping p50 at ${opts.checks} checks (above) | ${service ? service.p50Ms : 'not measured (throughput phase not run)'} |`);
+    }
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await mongoose.connection.dropDatabase();

@@ -1,7 +1,7 @@
 /**
  * Scale: many active checks at once. Inserts `count` up checks straight into
  * MongoDB (pinged in the last day, deadlines spread over the next day),
- * schedules each one's deadline job the way pings do, and measures what a
+ * schedules each one's deadline the way pings do (index entry and timer), and measures what a
  * large deployment pays: Redis bytes per check (INFO used_memory before and
  * after), and the duration of one reconciliation sweep pass over them.
  */
@@ -24,9 +24,9 @@ export interface ScaleResult {
   checks: number;
   /** Milliseconds to insert the checks and schedule their jobs. */
   setupMs: number;
-  /** Redis bytes added per check (its one delayed deadline job and deduplication key). */
+  /** Redis bytes added per check (its deadline index entry and its timer job: deadlines are spread, so one timer each). */
   redisBytesPerCheck: number;
-  /** Milliseconds of one sweep pass, and how many deadline jobs it re-added. */
+  /** Milliseconds of one sweep pass, and how many deadlines it re-added. */
   sweepMs: number;
   sweepDeadlines: number;
   /** Ping paths of the first 1,000 checks, for a ping load at this scale. */

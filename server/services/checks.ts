@@ -93,7 +93,7 @@ const MAX_ATTEMPTS = 20;
 /**
  * Writes the payload's fields and the deadline they give in ONE update,
  * guarded by everything the deadline was computed from (§3.6 Update, §2.5
- * row 18), so a deadline job or a ping in between makes it recompute rather
+ * row 18), so a deadline drain or a ping in between makes it recompute rather
  * than store fields and a deadline that disagree. Channels are resolved
  * before anything is written.
  *

@@ -16,7 +16,7 @@
  *    cannot have a completion write back a check read before the next ping.
  *
  * A crash at any point leaves the entry in the outbox, and the next attempt
- * (a retried deadline job, or the sweep) does the same steps again: every
+ * (a retried deadline timer, or the sweep) does the same steps again: every
  * flip and every notification ends up written exactly once (behaviour.md §6
  * rules 3–4).
  */

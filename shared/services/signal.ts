@@ -62,7 +62,7 @@ export type ResolveSignal = (check: SignalCheck) => Signal;
 /**
  * Applies a signal and logs the ping (behaviour.md §4.3 step 10): stores the
  * ping with `n` = the new `nPings`, updates the check and adds 1 to `nPings`,
- * records a flip (through the check's outbox) when the stored status changes, schedules the deadline job,
+ * records a flip (through the check's outbox) when the stored status changes, schedules the deadline,
  * and prunes every 100th ping.
  *
  * @param deps - Clock and queues.
@@ -198,7 +198,7 @@ async function awaitTurn(deps: SignalDeps, checkId: string, n: number): Promise<
  * with the flip it causes in the check's outbox (one atomic write); the
  * writer then completes the flip, schedules the deadline and prunes. A failure
  * after the write loses nothing: the sweep completes the outbox and re-adds
- * the deadline job.
+ * the deadline.
  *
  * @returns Whether this write moved the check.
  */

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../../shared/models/check.js';
-import { scheduleDeadline } from '../../shared/queues/deadlines.js';
+import { randomUUID } from 'node:crypto';
+import { Flip } from '../../shared/models/flip.js';
+import { scheduleDeadline, scheduleDeadlines } from '../../shared/queues/deadlines.js';
+import { indexedDeadlines } from '../helpers/deadlines.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
@@ -93,11 +96,30 @@ describe('deadlines worker', () => {
     expect((await stored(check._id)).status).to.equal('paused');
   });
 
-  it('fails a job without a check id at once, without retries', async () => {
+  it('takes checks due in the same instant down, each once, and empties the index', async function () {
+    this.timeout(60_000);
+    const deadline = new Date(Date.now() + 1_500);
+    const lastPing = new Date(deadline.getTime() - 61_000);
+    const fields = { projectId: project.project._id, status: 'up', timeout: 60, grace: 1, lastPing, deadline, created: lastPing };
+    const ids = Array.from({ length: 100 }, () => randomUUID());
+    await Check.insertMany(ids.map((_id) => ({ ...fields, _id, badgeKey: randomUUID() })));
+    const { deadlines } = testContext().queues;
+    await scheduleDeadlines(deadlines, ids.map((checkId) => ({ checkId, at: deadline })));
+
+    await waitFor('every check down', async () => (await Check.countDocuments({ _id: { $in: ids }, status: 'down' })) === ids.length, 45_000);
+    await waitFor('the timer to finish', () => queueIdle(deadlines));
+    const flips = await Flip.find({ checkId: { $in: ids }, newStatus: 'down' }, { checkId: 1, created: 1 }).lean();
+    expect(flips).to.have.length(ids.length);
+    expect(new Set(flips.map((f) => f.checkId)).size).to.equal(ids.length);
+    expect(flips.every((f) => f.created.getTime() === deadline.getTime())).to.equal(true);
+    expect(await indexedDeadlines()).to.equal(0);
+  });
+
+  it('fails a job without a check id or a moment at once, without retries', async () => {
     const job = await testContext().queues.deadlines.add('deadline', {} as { checkId: string }, { attempts: 3 });
     await waitFor('the job to fail', async () => (await job.getState()) === 'failed');
     const failed = await testContext().queues.deadlines.getJob(String(job.id));
     expect(failed?.attemptsMade).to.equal(1);
-    expect(failed?.failedReason).to.equal('deadline job without a checkId');
+    expect(failed?.failedReason).to.equal('deadline job without a checkId or a moment');
   });
 });

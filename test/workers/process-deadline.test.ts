@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { UnrecoverableError } from 'bullmq';
 import { Types } from 'mongoose';
 import { Check } from '../../shared/models/check.js';
-import { deadlineJobKey } from '../../shared/queues/deadlines.js';
+import { pendingDeadline } from '../../shared/queues/deadlines.js';
+import { pendingTimer } from '../helpers/deadlines.js';
 import { systemClock } from '../../shared/clock.js';
 import { Notification } from '../../shared/models/notification.js';
 import { notifyJobId } from '../../shared/queues/notify.js';
@@ -40,9 +41,11 @@ describe('processDeadline', () => {
   it('reschedules a check whose deadline has not passed', async () => {
     const check = await buildCheck(project, { status: 'up', lastPing: new Date(), timeout: 60, grace: 60 });
     expect(await processDeadline(deps(), check._id)).to.equal('rescheduled');
-    const jobId = await testContext().queues.deadlines.getDeduplicationJobId(deadlineJobKey(check._id));
-    const job = await testContext().queues.deadlines.getJob(String(jobId));
-    expect(job?.opts.delay).to.be.within(119_000, 120_000);
+    const deadline = await pendingDeadline(testContext().queues.deadlines, check._id);
+    expect(deadline?.getTime()).to.equal(check.lastPing!.getTime() + 120_000);
+    const timer = await pendingTimer(check._id);
+    expect(timer?.data.at).to.equal(deadline!.getTime());
+    expect(timer?.opts.delay).to.be.within(119_000, 120_000);
   });
 
   it('stores down an up check past its deadline, dating the flip at the deadline', async () => {

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { Check } from '../../shared/models/check.js';
 import { Notification } from '../../shared/models/notification.js';
-import { deadlineJobKey } from '../../shared/queues/deadlines.js';
+import { pendingDeadline, scheduleDeadline } from '../../shared/queues/deadlines.js';
+import { indexedDeadlines, pendingTimer } from '../helpers/deadlines.js';
 import { notifyJobId } from '../../shared/queues/notify.js';
 import { systemClock } from '../../shared/clock.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
@@ -16,7 +17,8 @@ describe('runSweep', () => {
   let project: TestProject;
   const deps = () => ({ queues: testContext().queues, clock: systemClock, settings: { deadlineConcurrency: 1, sweepIntervalMs: TEST_SWEEP_INTERVAL_MS } });
   const inMs = (ms: number) => new Date(Date.now() + ms);
-  const pendingJob = (checkId: string) => testContext().queues.deadlines.getDeduplicationJobId(deadlineJobKey(checkId));
+  const pending = (checkId: string) => pendingDeadline(testContext().queues.deadlines, checkId);
+  const indexed = indexedDeadlines;
   const pendingJobs = async () => {
     const counts = await testContext().queues.deadlines.getJobCounts('delayed', 'wait');
     return counts.delayed + counts.wait;
@@ -48,7 +50,7 @@ describe('runSweep', () => {
   it('leaves checks due after two sweep intervals to their own job', async () => {
     const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: inMs(3 * TEST_SWEEP_INTERVAL_MS) });
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
-    expect(await pendingJob(check._id)).to.equal(null);
+    expect(await pending(check._id)).to.equal(null);
   });
 
   it('skips checks stored down', async () => {
@@ -56,19 +58,20 @@ describe('runSweep', () => {
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
   });
 
-  it('keeps one pending job per check when it runs twice', async () => {
-    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: inMs(1_000) });
+  it('keeps one pending deadline and one timer per check when it runs twice', async () => {
+    const deadline = inMs(1_000);
+    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline });
     await runSweep(deps());
     await runSweep(deps());
-    expect(await pendingJob(check._id)).to.be.a('string');
-    expect(await pendingJobs()).to.equal(1);
+    expect((await pending(check._id))?.getTime()).to.equal(deadline.getTime());
+    expect([await indexed(), await pendingJobs()]).to.deep.equal([1, 1]);
   });
 
   it('walks more checks than one cursor batch', async () => {
     const fields = { projectId: project.project._id, status: 'up', lastPing: new Date(), deadline: inMs(1_000), created: new Date() };
     await Check.insertMany(Array.from({ length: 450 }, () => ({ ...fields, _id: randomUUID(), badgeKey: randomUUID() })));
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 450, flips: 0, notifications: 0 });
-    expect(await pendingJobs()).to.equal(450);
+    expect([await indexed(), await pendingJobs()]).to.deep.equal([450, 450]);
   });
 
   it('completes a flip left in an outbox: flip, notification and notify job written once, outbox emptied', async () => {
@@ -90,11 +93,22 @@ describe('runSweep', () => {
     expect((await Check.findById(check._id).lean())!.outbox).to.have.length(1);
   });
 
-  it('does not replace a pending deadline job (its delay stays as the ping set it)', async () => {
-    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: inMs(1_000) });
-    await testContext().queues.deadlines.add('deadline', { checkId: check._id }, { delay: 5_000, deduplication: { id: deadlineJobKey(check._id) } });
+  it('leaves a pending deadline and timer that match the stored deadline as they are (same timer job)', async () => {
+    const stored = inMs(1_000);
+    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: stored });
+    await scheduleDeadline(testContext().queues.deadlines, check._id, stored);
+    const before = await pendingTimer(check._id);
     await runSweep(deps());
-    const job = await testContext().queues.deadlines.getJob(String(await pendingJob(check._id)));
-    expect(job?.opts.delay).to.equal(5_000);
+    expect((await pending(check._id))?.getTime()).to.equal(stored.getTime());
+    expect((await pendingTimer(check._id))?.id).to.equal(before?.id);
+  });
+
+  it('moves an index entry and timer later than the stored deadline to it (an alert must not be late)', async () => {
+    const stored = inMs(1_000);
+    const check = await buildCheck(project, { status: 'up', lastPing: new Date(), deadline: stored });
+    await scheduleDeadline(testContext().queues.deadlines, check._id, inMs(60_000));
+    await runSweep(deps());
+    expect((await pending(check._id))?.getTime()).to.equal(stored.getTime());
+    expect((await pendingTimer(check._id))?.data.at).to.equal(stored.getTime());
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { deadlineIndexKey, pendingDeadline, redisOf } from '../../../shared/queues/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { testContext } from '../../helpers/hooks.js';
 import { Check } from '../../../shared/models/check.js';
@@ -63,7 +64,9 @@ describe('recordSignals (pings recorded in batches)', () => {
   it('schedules each moved deadline once, in one batch', async () => {
     const checks = await Promise.all([1, 2, 3].map(() => buildCheck(project, { timeout: 60, grace: 60 })));
     await recordSignals(deps, checks.map((check) => ({ check, resolve: () => 'success' as const, meta })));
-    const jobs = await testContext().queues.deadlines.getJobs(['delayed', 'waiting']);
-    expect(jobs.map((j) => j.data.checkId).sort()).to.deep.equal(checks.map((c) => c._id).sort());
+    const { deadlines } = testContext().queues;
+    const indexed = await redisOf(deadlines).zrange(deadlineIndexKey(deadlines), '0', '-1');
+    expect(indexed.sort()).to.deep.equal(checks.map((c) => c._id).sort());
+    for (const check of checks) expect(await pendingDeadline(deadlines, check._id)).to.deep.equal((await Check.findById(check._id).lean())!.deadline);
   });
 });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { pendingDeadline } from '../../../shared/queues/deadlines.js';
+import { pendingTimer } from '../../helpers/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { testContext } from '../../helpers/hooks.js';
 import { Check } from '../../../shared/models/check.js';
@@ -66,10 +68,13 @@ describe('recordSignal', () => {
     expect(await Ping.countDocuments({ checkId: read._id })).to.equal(0);
   });
 
-  it('schedules one delayed deadline job for the check', async () => {
+  it("schedules the check's deadline and its one delayed timer", async () => {
     const read = await buildCheck(project, { timeout: 60, grace: 60 });
     await recordSignal(deps, read, () => 'success', meta);
+    const deadline = (await Check.findById(read._id).lean())!.deadline!;
+    expect(await pendingDeadline(testContext().queues.deadlines, read._id)).to.deep.equal(deadline);
     const jobs = await testContext().queues.deadlines.getJobs(['delayed', 'waiting']);
-    expect(jobs.map((j) => j.data.checkId)).to.deep.equal([read._id]);
+    expect(jobs.map((j) => j.id)).to.deep.equal([(await pendingTimer(read._id))?.id]);
+    expect(jobs[0]?.data.at).to.equal(deadline.getTime());
   });
 });
