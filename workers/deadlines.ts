@@ -6,7 +6,8 @@
  * twice or after a newer ping never flips wrongly.
  *
  * Due checks are applied in batches of up to 500, so a thousand checks going
- * down in the same second cost one timer and a handful of database round trips:
+ * down in the same second are taken by the first timer to fire, at a handful
+ * of database round trips per batch:
  * one read of the checks, one bulk write storing `down` with each check's owed
  * flip in its outbox (the channels are read at the same time), then the outbox
  * completion (notifications, flips, notify jobs).

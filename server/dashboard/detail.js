@@ -7,7 +7,8 @@
  */
 import { ApiError } from './api.js';
 import { copyText, h, replace, rerenderKeepingFocus } from './dom.js';
-import { POLL_MS, refreshRelativeTimes, statusLabel, timeLabel } from './list.js';
+import { refreshRelativeTimes, statusLabel, timeLabel } from './list.js';
+import { livePoll } from './live.js';
 import { pauseButton, ProblemLine } from './actions.js';
 import {
   curlSnippet,
@@ -41,10 +42,7 @@ export function renderDetail(main, session, id) {
   const bodies = new Map();
   /** The JSON each section was last drawn from, by section. */
   const drawn = new Map();
-  let timer;
-  let stopped = false;
   let formShown = false;
-  let sequence = 0;
 
   const heading = h('div', { class: 'detail-head' });
   const facts = h('dl', { class: 'facts' });
@@ -81,7 +79,7 @@ export function renderDetail(main, session, id) {
   }
 
 
-  const act = (request) => problems.act(request, refresh);
+  const act = (request) => problems.act(request, live.now);
 
   function drawHead(check) {
     document.title = `${check.status}: ${check.name || 'unnamed'} · hc-monitor`;
@@ -286,7 +284,7 @@ export function renderDetail(main, session, id) {
         drawForm(saved);
         editSection.querySelector('button[type=submit]').focus();
         formStatus.textContent = 'Saved.';
-        await refresh();
+        await live.now();
       } catch (err) {
         const field = err instanceof ApiError && err.status === 400 ? fieldOfError(err.message) : undefined;
         if (field && errors.has(field)) {
@@ -317,10 +315,7 @@ export function renderDetail(main, session, id) {
     );
   }
 
-  async function refresh() {
-    clearTimeout(timer);
-    // A response to an older request (a poll overtaken by an action's refresh) is dropped.
-    const mine = ++sequence;
+  async function refresh(current) {
     try {
       const [json, flips, pings] = await Promise.all([
         session.api.get(path),
@@ -329,7 +324,7 @@ export function renderDetail(main, session, id) {
       ]);
       const check = { ...json, status: displayStatus(json) };
       if (pings) await previewBodies(check, pings);
-      if (mine !== sequence || stopped) return;
+      if (!current()) return;
       problems.poll = '';
       drawOnChange('head', drawHead, check);
       if (writable && !formShown) drawForm(check);
@@ -340,18 +335,14 @@ export function renderDetail(main, session, id) {
       drawOnChange('log', drawLog, { uuid: check.uuid }, pings, [...bodies]);
       refreshRelativeTimes(main);
     } catch (err) {
-      if (mine !== sequence || stopped) return;
+      if (!current()) return;
       problems.poll = err instanceof ApiError && err.status === 404 ? 'No such check in this project.' : `Not up to date: ${err.message}`;
     }
     problems.show();
-    timer = setTimeout(refresh, POLL_MS);
   }
 
-  refresh();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  const live = livePoll(refresh);
+  return live.stop;
 }
 
 /**

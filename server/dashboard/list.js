@@ -2,7 +2,7 @@
  * The checks list: status with colour and a legend, name, tags (click to
  * filter), last and next ping, schedule in words, search and sort, and pause /
  * resume with a read-write key. It re-reads `GET /api/v3/checks/` every
- * POLL_MS milliseconds and redraws the table only when something changed (the
+ * POLL_MS milliseconds (live.js) and redraws the table only when something changed (the
  * relative times are updated in place), so focus and selection stay put; the
  * page title counts the project's down checks.
  */
@@ -20,9 +20,7 @@ import {
   tagList,
 } from './format.js';
 import { pauseButton, ProblemLine } from './actions.js';
-
-/** Milliseconds between two reads of the checks list (or of a check's page). */
-export const POLL_MS = 2000;
+import { livePoll } from './live.js';
 
 /** Filters survive going to a check and back. */
 const filters = { tags: [], search: '', sort: 'status' };
@@ -79,9 +77,6 @@ function legendDetails() {
 export function renderList(main, session) {
   let checks = null;
   let shownJson = '';
-  let timer;
-  let stopped = false;
-  let sequence = 0;
 
   const search = h('input', { id: 'search', type: 'search', value: filters.search, 'aria-controls': 'checks' });
   search.addEventListener('input', () => ((filters.search = search.value), draw()));
@@ -127,7 +122,7 @@ export function renderList(main, session) {
     draw();
   }
 
-  const act = (request) => problems.act(request, refresh);
+  const act = (request) => problems.act(request, live.now);
 
   function tagButton(tag, focusKey) {
     return h(
@@ -166,7 +161,7 @@ export function renderList(main, session) {
 
   /** Redraws everything from `checks` and the filters. */
   function draw() {
-    if (stopped || checks === null) return;
+    if (live.stopped() || checks === null) return;
     const now = new Date();
     const down = checks.filter((c) => c.status === 'down').length;
     document.title = `${down > 0 ? `${down} down · ` : ''}Checks · hc-monitor`;
@@ -211,13 +206,10 @@ export function renderList(main, session) {
     ]);
   }
 
-  async function refresh() {
-    clearTimeout(timer);
-    // A response to an older request (a poll overtaken by an action's refresh) is dropped.
-    const mine = ++sequence;
+  async function refresh(current) {
     try {
       const json = JSON.stringify((await session.api.get('checks/')).checks);
-      if (mine !== sequence || stopped) return;
+      if (!current()) return;
       problems.poll = '';
       if (json !== shownJson) {
         shownJson = json;
@@ -228,16 +220,12 @@ export function renderList(main, session) {
         refreshRelativeTimes(table);
       }
     } catch (err) {
-      if (mine !== sequence || stopped) return;
+      if (!current()) return;
       problems.poll = `Not up to date: ${err.message}`;
       problems.show();
     }
-    timer = setTimeout(refresh, POLL_MS);
   }
 
-  refresh();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  const live = livePoll(refresh);
+  return live.stop;
 }
