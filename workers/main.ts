@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     await connection.quit();
     await disconnectDb();
   }, log);
+  // Logged once SIGTERM is handled: a supervisor (or a test) may stop the process as soon as it reads this.
+  log.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
 }
 
 main().catch((err: unknown) => {

@@ -62,6 +62,5 @@ export async function startWorkers(
   reportRedisOutages(deps.connection, log, [sweepQueue]);
   stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
-  log.info({ queues: workers.map((w) => w.name) }, 'workers started');
   return { workers, close };
 }
