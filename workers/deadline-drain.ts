@@ -179,7 +179,7 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
 
   try {
     for (;;) {
-      if (failure === undefined && passes.size < PASSES_IN_FLIGHT) {
+      if (failure === undefined && passes.size < PASSES_IN_FLIGHT && (await dueBeyondHeld(ctx.redis, k.index, Math.max(ctx.nowMs(), upTo), held))) {
         const until = Math.max(ctx.nowMs(), upTo);
         const flat = await ctx.redis.zrangebyscore(k.index, '-inf', until, 'WITHSCORES', 'LIMIT', 0, DRAIN_BATCH + held.size);
         const entries: IndexEntry[] = [];
@@ -205,6 +205,23 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
   }
   if (failure !== undefined) throw failure;
   return taken;
+}
+
+/**
+ * Whether the index may hold due entries beyond the `held` ones taken by running
+ * passes. While passes run, the index is looked at every {@link RECHECK_MS}:
+ * counting (ZCOUNT, one integer) instead of reading up to 2,000 entries that are
+ * all held keeps that look from costing more CPU than the passes. A held entry
+ * moved out of range by a ping can hide a newly due one from the count until a
+ * pass ends and releases its entries.
+ *
+ * @param until - Due up to this moment, epoch milliseconds.
+ */
+async function dueBeyondHeld(redis: Redis, index: string, until: number, held: ReadonlySet<string>): Promise<boolean> {
+  if (held.size === 0) return true;
+  const due = await redis.zcount(index, '-inf', until);
+  // Compared after the count: a pass that ended meanwhile has released its entries (and removed the settled ones first).
+  return due > held.size;
 }
 
 /**

@@ -3,8 +3,10 @@
  * whether a `schedule` and `tz` are acceptable (§3.7). Pure: no I/O.
  *
  * Cron evaluation follows the reference's cronsim: parsing in cron.ts,
- * wall-clock search in cron-search.ts, zone offsets in tz.ts.
+ * wall-clock search in cron-search.ts, zone offsets in tz.ts. Parsed
+ * expressions are kept (a bounded cache), so no I/O but not stateless.
  */
+import { LRUCache } from 'lru-cache';
 import { CronSyntaxError, parseCron, cronParts, type CronFields } from './cron.js';
 import { MINUTE_MS, nextWallMatch } from './cron-search.js';
 import { offsetAt, wallToInstant, zoneSegments, type ZoneSegments } from './tz.js';
@@ -41,7 +43,21 @@ export function nextPingAt(spec: ScheduleSpec, lastPing: Date): Date | null {
   if (spec.kind === 'simple') {
     return new Date(lastPing.getTime() + spec.timeout * MS_PER_SECOND);
   }
-  return nextCronMatch(parseCron(spec.schedule), spec.tz, lastPing);
+  return nextCronMatch(parsedCron(spec.schedule), spec.tz, lastPing);
+}
+
+/**
+ * Expressions already parsed, frozen: the deadline of a cron check is computed
+ * from its schedule on every ping and every missed deadline, and the checks of
+ * a mass event share a handful of schedules. Only valid expressions are kept.
+ */
+const parsedExpressions = new LRUCache<string, Readonly<CronFields>>({ max: 10_000 });
+
+/** {@link parseCron} through {@link parsedExpressions}; throws as parseCron does. */
+function parsedCron(expr: string): Readonly<CronFields> {
+  let fields = parsedExpressions.get(expr);
+  if (!fields) parsedExpressions.set(expr, (fields = Object.freeze(parseCron(expr))));
+  return fields;
 }
 
 /**

@@ -82,6 +82,14 @@ describe('shared/notify/kinds', () => {
     expect(parseChannelSettings('ntfy', 'topic1')).to.deep.equal({ topic: 'topic1', priority: 5, priority_up: 3, up: true, down: true });
   });
 
+  it('validates a kind and value once: the same frozen settings again, and the same error for a bad value every time', () => {
+    const first = parseChannelSettings('ntfy', 'topic-memo');
+    expect(parseChannelSettings('ntfy', 'topic-memo')).to.equal(first);
+    expect(Object.isFrozen(first)).to.equal(true);
+    expect(parseChannelSettings('webhook', 'https://example.org/memo')).to.not.equal(first);
+    for (let i = 0; i < 2; i++) expect(errorOf(() => parseChannelSettings('webhook', 'not a url'))).to.match(/^invalid channel value: /);
+  });
+
   it('reads a gotify message URL into server and token', () => {
     const settings = parseChannelSettings('gotify', 'https://gotify.example.org/message?token=AbC123');
     expect(settings).to.include({ url: 'https://gotify.example.org', token: 'AbC123' });
