@@ -13,7 +13,7 @@ import { config as appConfig } from '../shared/config.js';
 import { ensureDeadlines } from '../shared/queues/deadlines.js';
 import { bullOptions, workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
-import { completeOutbox } from '../shared/services/outbox.js';
+import { settleOutbox } from '../shared/services/outbox.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
 import { requeueStaleNotifications } from './requeue.js';
@@ -42,8 +42,8 @@ export interface SweepResult {
   notifications: number;
 }
 
-/** Runs `fn` on successive batches of `source`, holding one batch in memory at a time. */
-async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promise<void>): Promise<number> {
+/** Runs `fn` on successive batches of `source`, holding one batch in memory at a time; returns how many items there were. */
+async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promise<unknown>): Promise<number> {
   let batch: T[] = [];
   let count = 0;
   for await (const item of source) {
@@ -66,12 +66,14 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
  *    a timer for it); an existing entry is left as it is. The horizon makes
  *    sure a deadline lost in Redis is back before it is due, not one interval
  *    late (index `{deadline: 1}`).
- * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed: its
- *    flip and notifications are written if missing (index `{outbox.recorded: 1}`).
+ * 2. Every outbox entry older than {@link OWED_STALE_MS} is settled: pulled
+ *    when its flip is stored, otherwise completed (its flip and notifications
+ *    written if missing; index `{outbox.recorded: 1}`).
  * 3. Every notification whose notify job was lost is put back on the `notify` queue.
  *
- * 1 and 2 are one query (an `$or` of the two indexed conditions): one pass
- * over the checks where the server cannot use the indexes (FerretDB 1.x).
+ * 1 and 2 are two queries, each served by its index on MongoDB; on FerretDB
+ * the date ranges are pushed down to PostgreSQL (scripts/ferretdb/patches/
+ * query.go.overlay), which an `$or` of them would not be.
  *
  * @param deps - Queues, clock, `settings.sweepIntervalMs` and notify settings.
  * @returns How many deadlines, flips and notifications were enqueued or completed.
@@ -81,22 +83,22 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   const now = deps.clock();
   const horizon = new Date(now.getTime() + 2 * deps.settings.sweepIntervalMs);
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
-  type Swept = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox' | 'deadline'>;
-  const checks = Check.find(
-    { $or: [{ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { 'outbox.recorded': { $lte: staleBefore } }] },
-    { projectId: 1, channels: 1, status: 1, nPings: 1, outbox: 1, deadline: 1 },
-  )
-    .lean<Swept[]>()
-    .cursor({ batchSize: BATCH_SIZE });
   const notify = deps.notify ?? appConfig.notify;
-  let [deadlines, flips] = [0, 0];
-  await inBatches(checks, async (batch) => {
-    const due = batch.flatMap((c) => (c.deadline && c.deadline <= horizon && c.status !== 'down' ? [{ checkId: c._id, at: c.deadline }] : []));
-    const owed = batch.flatMap((check) => (check.outbox ?? []).filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
-    deadlines += due.length;
-    flips += owed.length;
-    await Promise.all([ensureDeadlines(deps.queues.deadlines, due, now), completeOutbox({ queues: deps.queues, notify }, owed, deps.clock())]);
-  });
+  const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 })
+    .lean<Pick<CheckDoc, '_id' | 'deadline'>[]>()
+    .cursor({ batchSize: BATCH_SIZE });
+  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, nPings: 1, outbox: 1 })
+    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox'>[]>()
+    .cursor({ batchSize: BATCH_SIZE });
+  let flips = 0;
+  const [deadlines] = await Promise.all([
+    inBatches(dueChecks, (batch) => ensureDeadlines(deps.queues.deadlines, batch.map((c) => ({ checkId: c._id, at: c.deadline! })), now)),
+    inBatches(owingChecks, async (batch) => {
+      const owed = batch.flatMap((check) => check.outbox.filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
+      flips += owed.length;
+      await settleOutbox({ queues: deps.queues, notify }, owed, deps.clock());
+    }),
+  ]);
 
   const notifications = await requeueStaleNotifications(deps, OWED_STALE_MS);
   if (deadlines + flips + notifications > 0) log.info({ deadlines, flips, notifications }, 'sweep enqueued');

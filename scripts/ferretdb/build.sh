@@ -15,7 +15,13 @@
 #   patches/query.go.overlay -> internal/backends/postgresql/query.go: `$in` was not
 #     pushed down to PostgreSQL, so every find by a list of ids read the whole table;
 #     `_id: {$in: [...]}` is now pushed down as `_jsonb->'_id' = ANY(...)`, which the
-#     btree index of _id serves.
+#     btree index of _id serves. Nor were ranges: a range on a date (`$lt`, `$lte`,
+#     `$gt`, `$gte`) is now pushed down as a jsonpath filter
+#     (`_jsonb @? '$."deadline" ? (@ <= ms)'`), so the sweep's queries no longer read
+#     every check into FerretDB.
+#   patches/msg_find.go.overlay, msg_explain.go.overlay -> internal/handler/: a dotted
+#     key (`outbox.recorded`) was dropped from every pushed-down filter; a date range
+#     on one is now kept (query.go pushes it down as a jsonpath that follows arrays).
 set -euo pipefail
 out="$(realpath -m "$1")"
 go_bin="${GO:-go}"
@@ -29,6 +35,8 @@ GOFLAGS=-mod=mod "$go_bin" mod vendor
 cp "$src/patches/msg_update.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_update.go
 cp "$src/patches/msg_findandmodify.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_findandmodify.go
 cp "$src/patches/query.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/query.go
+cp "$src/patches/msg_find.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_find.go
+cp "$src/patches/msg_explain.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_explain.go
 "$go_bin" build -mod=vendor -o "$out" .
 cd "$src"
 rm -rf "$work"

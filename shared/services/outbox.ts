@@ -133,7 +133,36 @@ export async function completeOutbox(
     jobs.length > 0 && deps.queues.notify.addBulk(jobs).catch((err: unknown) => log.error({ err }, 'cannot enqueue notify jobs; the sweep will')),
   ]);
   crashPoint('flip-inserted');
-  if (deps.pull === false) return notifications.length;
+  if (deps.pull !== false) await pullEntries(owed);
+  return notifications.length;
+}
+
+/**
+ * Finishes the owed flips the sweep found: an entry whose flip is stored is
+ * complete but for its pull (the flip is written after its notifications, and
+ * a lost notify job is re-queued by the sweep's notification step), so it is
+ * only pulled; the others are completed (see {@link completeOutbox}). A
+ * completion that left its pull to the sweep (pings, deadlines) thereby costs
+ * the sweep one read and one pull, not a second completion.
+ *
+ * @param owed - Entries with their checks as stored (`nPings` guards the pull).
+ * @returns How many entries were completed (not only pulled).
+ * @throws the MongoDB error; the entries stay in the outbox for the next sweep.
+ */
+export async function settleOutbox(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date): Promise<number> {
+  if (owed.length === 0) return 0;
+  const stored = await Flip.find({ _id: { $in: owed.map(({ entry }) => entry._id) } }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+  const complete = new Set(stored.map((flip) => String(flip._id)));
+  const todo = owed.filter(({ entry }) => !complete.has(String(entry._id)));
+  await Promise.all([pullEntries(owed.filter(({ entry }) => complete.has(String(entry._id)))), completeOutbox({ ...deps, pull: true }, todo, now)]);
+  return todo.length;
+}
+
+/**
+ * Pulls completed entries from their checks (one round of bulk writes).
+ */
+async function pullEntries(owed: readonly OwedFlip[]): Promise<void> {
+  if (owed.length === 0) return;
   // The whole entry as stored is the $pull condition: MongoDB matches it field by field,
   // and servers that compare array elements whole (FerretDB 1.x) match it too. The pull
   // only applies while no ping has moved the check since: a server whose updates are not
@@ -143,7 +172,6 @@ export async function completeOutbox(
     owed.map(({ check, entry }) => ({ updateOne: { filter: { _id: check._id, nPings: check.nPings }, update: { $pull: { outbox: entry } } } })),
     (chunk) => Check.bulkWrite(chunk, { ordered: false }),
   );
-  return notifications.length;
 }
 
 function notificationsOf(check: OutboxCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date): NotificationDoc[] {

@@ -9,6 +9,7 @@ import { notifyJobId } from '../../shared/queues/notify.js';
 import { systemClock } from '../../shared/clock.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
 import { runSweep } from '../../workers/sweep.js';
+import { completeOutbox } from '../../shared/services/outbox.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { TEST_SWEEP_INTERVAL_MS, downFlips, ping, startTestWorkers, wentDown } from './support.js';
@@ -84,6 +85,19 @@ describe('runSweep', () => {
     const flipId = String(flips[0]!._id);
     expect(await Notification.countDocuments({ flipId, channelId: channel._id })).to.equal(1);
     expect(await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id))).to.not.equal(undefined);
+    expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);
+  });
+
+  it('only pulls an outbox entry whose flip is stored (completed by a ping, pull left to the sweep): no second notify job', async () => {
+    const channel = await buildChannel(project);
+    const check = await owingCheck(inMs(-11_000), [channel._id]);
+    const queues = testContext().queues;
+    await completeOutbox({ queues, notify: { attempts: 1, backoffMs: 1000 }, pull: false }, [{ check, entry: check.outbox[0]! }], new Date());
+    const flipId = String(check.outbox[0]!._id);
+    await queues.notify.remove(notifyJobId(flipId, channel._id));
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 1, notifications: 0 });
+    expect(await queues.notify.getJob(notifyJobId(flipId, channel._id))).to.equal(undefined);
+    expect([(await downFlips(check._id)).length, await Notification.countDocuments({ flipId })]).to.deep.equal([1, 1]);
     expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);
   });
 

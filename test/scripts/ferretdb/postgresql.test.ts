@@ -7,7 +7,7 @@ import { waitFor } from '../../helpers/poll.js';
 import { connectQuickly, startFerret, type FerretServer } from './server.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
-describe('embedded FerretDB on PostgreSQL: indexes its pushed-down filters can use (scripts/ferretdb/pgindex.go)', function () {
+describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they can use (scripts/ferretdb/pgindex.go, patches/)', function () {
   this.timeout(60_000);
   let dir: string;
   let postgres: Postgres | undefined;
@@ -78,6 +78,39 @@ describe('embedded FerretDB on PostgreSQL: indexes its pushed-down filters can u
       return used >= 3 && used;
     }, 10_000);
     expect(scans).to.be.at.least(3);
+  });
+
+  it('pushes date ranges down, on dotted keys through arrays too, and still finds exactly what MongoDB finds (patches/)', async () => {
+    type Doc = { _id: string; deadline?: unknown; outbox?: unknown };
+    const docs = connection!.getClient().db('hc_pg').collection<Doc>('ranges');
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+    const entry = (minutes: number) => ({ recorded: at(minutes) });
+    await docs.insertMany([
+      { _id: 'past', deadline: at(1), outbox: [entry(50), entry(1)] },
+      { _id: 'edge', deadline: at(10), outbox: [entry(10)] },
+      { _id: 'future', deadline: at(20), outbox: [entry(20)] },
+      { _id: 'array', deadline: [at(30), at(2)], outbox: [{ recorded: [at(40), at(3)] }] },
+      { _id: 'single', deadline: null, outbox: entry(5) },
+      { _id: 'empty', outbox: [] },
+      { _id: 'missing' },
+      { _id: 'number', deadline: at(1).getTime(), outbox: [{ recorded: at(1).getTime() }] },
+      { _id: 'string', deadline: at(1).toISOString(), outbox: [{ recorded: at(1).toISOString() }] },
+    ]);
+    const ids = async (filter: object) => (await docs.find(filter).toArray()).map((d) => d._id).sort();
+    const pushedDown = async (filter: object) => {
+      const plan = (await connection!.getClient().db('hc_pg').command({ explain: { find: 'ranges', filter } })) as { filterPushdown?: boolean; queryPlanner?: unknown };
+      return plan.filterPushdown === true && JSON.stringify(plan.queryPlanner).includes('@?');
+    };
+
+    expect(await ids({ deadline: { $lte: at(10) } })).to.deep.equal(['array', 'edge', 'past']);
+    expect(await ids({ deadline: { $lt: at(10) } })).to.deep.equal(['array', 'past']);
+    expect(await ids({ deadline: { $gt: at(10), $lte: at(20) } })).to.deep.equal(['array', 'future']);
+    expect(await ids({ deadline: { $gte: at(30) } })).to.deep.equal(['array']);
+    expect(await ids({ 'outbox.recorded': { $lte: at(10) } })).to.deep.equal(['array', 'edge', 'past', 'single']);
+    expect(await ids({ 'outbox.recorded': { $gt: at(2), $lt: at(5) } })).to.deep.equal(['array']);
+    expect(await ids({ 'outbox.recorded': { $lte: at(10) }, deadline: { $ne: null } })).to.deep.equal(['array', 'edge', 'past']);
+    expect(await pushedDown({ deadline: { $lte: at(10) } })).to.equal(true);
+    expect(await pushedDown({ 'outbox.recorded': { $lte: at(10) } })).to.equal(true);
   });
 
   it('answers more concurrent updates and findAndModify than its connection pool holds (patches/msg_update.go.overlay, msg_findandmodify.go.overlay)', async () => {
