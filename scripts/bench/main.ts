@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     }
     if (runs('scale')) {
       out(`scale: ${opts.scale} active checks`);
-      const queues = openQueues(redis);
+      const queues = openQueues(redis, RUN);
       const scale = await measureScale(queues, redis, project._id, opts.scale);
       await closeQueues(queues);
       const scaled = await load(origin, scale.paths, { connections: opts.connections, durationS: opts.duration });

@@ -20,9 +20,10 @@ export interface Queues {
  * sharing one Redis never see each other's jobs.
  *
  * @param connection - ioredis connection (see `createRedis`).
+ * @param prefix - Key prefix; QUEUE_PREFIX unless a tool runs under its own (the bench).
  */
-export function bullOptions(connection: Redis): { connection: Redis; prefix: string } {
-  return { connection, prefix: config.queuePrefix };
+export function bullOptions(connection: Redis, prefix: string = config.queuePrefix): { connection: Redis; prefix: string } {
+  return { connection, prefix };
 }
 
 /**
@@ -40,11 +41,12 @@ export function workerOptions(connection: Redis): { connection: Redis; prefix: s
  * Opens every queue on `connection`.
  *
  * @param connection - ioredis connection (see `createRedis`).
+ * @param prefix - Key prefix; QUEUE_PREFIX by default.
  */
-export function openQueues(connection: Redis): Queues {
+export function openQueues(connection: Redis, prefix?: string): Queues {
   return {
-    deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, bullOptions(connection)),
-    notify: new Queue<NotifyPayload>(QueueName.Notify, bullOptions(connection)),
+    deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, bullOptions(connection, prefix)),
+    notify: new Queue<NotifyPayload>(QueueName.Notify, bullOptions(connection, prefix)),
   };
 }
 
