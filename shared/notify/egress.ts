@@ -14,7 +14,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
 
-/** Thrown (as a connection error's cause) when a target address is not public. */
+/** Thrown (by the connection, or as its error's cause) when a target address is not public. */
 export class PrivateTargetError extends Error {
   /**
    * @param address - The refused IP address.

@@ -28,10 +28,25 @@ export interface ProviderRequest {
   permanentOn?: number[];
 }
 
+/** The User-Agent of every provider request (unless the request names its own). */
+export const USER_AGENT = 'hc-monitor';
+
 function bodyOf(req: ProviderRequest): { body?: string; type?: string } {
   if (req.json !== undefined) return { body: JSON.stringify(req.json), type: 'application/json' };
   if (req.form) return { body: new URLSearchParams(req.form).toString(), type: 'application/x-www-form-urlencoded' };
-  return { body: req.body };
+  return { body: req.body, type: req.body === undefined ? undefined : 'text/plain;charset=UTF-8' };
+}
+
+/**
+ * The request's headers over the defaults: User-Agent, Accept (any type), and the
+ * body's type. A header the request sets, in any letter case, replaces its default.
+ */
+function headersOf(req: ProviderRequest, type: string | undefined): Record<string, string> {
+  const given = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
+  const defaults: Record<string, string | undefined> = { 'user-agent': USER_AGENT, accept: '*/*', 'content-type': type };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(defaults)) if (value !== undefined && !given.has(name)) headers[name] = value;
+  return { ...headers, ...req.headers };
 }
 
 /** What a request needs from its delivery attempt; a provider's SendContext fits. */
@@ -59,7 +74,7 @@ function causeText(err: unknown): string {
 export async function callProvider(req: ProviderRequest, ctx: RequestContext): Promise<string> {
   const { signal } = ctx;
   const { body, type } = bodyOf(req);
-  const headers: Record<string, string> = { ...(type ? { 'content-type': type } : {}), ...req.headers };
+  const headers = headersOf(req, type);
   const dispatcher = providerDispatcher(ctx.config.allowPrivateIps);
   let res: Dispatcher.ResponseData;
   try {

@@ -25,6 +25,15 @@ describe('shared/notify/http callProvider', () => {
     expect(await callProvider({ url: receiver.url, json: {} }, attempt(5000))).to.equal('{"ok":true}');
   });
 
+  it('sends a User-Agent, Accept and the body\'s type, each unless the request sets its own (in any letter case)', async () => {
+    await start({ status: 200 });
+    await callProvider({ url: receiver.url, body: 'plain' }, attempt(5000));
+    await callProvider({ url: receiver.url, json: {}, headers: { 'User-Agent': 'mine', 'Content-Type': 'application/x-ndjson' } }, attempt(5000));
+    const [plain, own] = receiver.requests.map((r) => [r.headers['user-agent'], r.headers.accept, r.headers['content-type']]);
+    expect(plain).to.deep.equal(['hc-monitor', '*/*', 'text/plain;charset=UTF-8']);
+    expect(own).to.deep.equal(['mine', '*/*', 'application/x-ndjson']);
+  });
+
   it('retries a 500 and keeps its status and body in the error', async () => {
     await start({ status: 500, body: 'boom' });
     const err = await failure(callProvider({ url: receiver.url, json: {} }, attempt(5000)));
