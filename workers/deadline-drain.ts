@@ -46,8 +46,10 @@ export type ApplyPass = (checkIds: readonly string[], reschedule: (early: readon
 const PASSES_IN_FLIGHT = 4;
 /** Passes in a row that settle nothing before a drain gives up (its timer is retried). */
 const MAX_IDLE_PASSES = 3;
-/** While passes run with a slot free, how often the index is read again, milliseconds. */
+/** While passes run with a slot free, how often the index is looked at again, milliseconds. */
 const RECHECK_MS = 5;
+/** While passes run, the longest the due entries go unread, however the count looks (see dueBeyondHeld), milliseconds. */
+const MAX_UNREAD_MS = 100;
 /** Drain rounds (lease taken, drained, released) one timer runs before it hands over to a new timer. */
 const MAX_ROUNDS = 20;
 
@@ -153,6 +155,7 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
   let taken = 0;
   let idle = 0;
   let failure: unknown;
+  let readAt = 0;
   const renewal = setInterval(() => {
     ctx.redis.eval(RENEW, 1, k.lease, token, ctx.leaseMs).then(
       (renewed) => (renewed === 0 ? (failure ??= new Error('the drain lease was lost; retrying later')) : undefined),
@@ -179,8 +182,13 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
 
   try {
     for (;;) {
-      if (failure === undefined && passes.size < PASSES_IN_FLIGHT && (await dueBeyondHeld(ctx.redis, k.index, Math.max(ctx.nowMs(), upTo), held))) {
+      if (
+        failure === undefined &&
+        passes.size < PASSES_IN_FLIGHT &&
+        (ctx.nowMs() - readAt >= MAX_UNREAD_MS || (await dueBeyondHeld(ctx.redis, k.index, Math.max(ctx.nowMs(), upTo), held)))
+      ) {
         const until = Math.max(ctx.nowMs(), upTo);
+        readAt = ctx.nowMs();
         const flat = await ctx.redis.zrangebyscore(k.index, '-inf', until, 'WITHSCORES', 'LIMIT', 0, DRAIN_BATCH + held.size);
         const entries: IndexEntry[] = [];
         for (let i = 0; i < flat.length && entries.length < DRAIN_BATCH; i += 2) {
@@ -212,8 +220,9 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
  * passes. While passes run, the index is looked at every {@link RECHECK_MS}:
  * counting (ZCOUNT, one integer) instead of reading up to 2,000 entries that are
  * all held keeps that look from costing more CPU than the passes. A held entry
- * moved out of range by a ping can hide a newly due one from the count until a
- * pass ends and releases its entries.
+ * moved out of range meanwhile (rescheduled by its pass, or by a ping) can hide a
+ * newly due one from the count, so the entries are read anyway once
+ * {@link MAX_UNREAD_MS} has passed since the last read.
  *
  * @param until - Due up to this moment, epoch milliseconds.
  */

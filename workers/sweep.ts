@@ -36,7 +36,7 @@ export const SWEEP_SCHEDULER_ID = 'sweep';
 export interface SweepResult {
   /** Checks whose deadline was added to the index if missing (with its timer). */
   deadlines: number;
-  /** Owed flips completed. */
+  /** Owed flips settled: completed, or only pulled from the outbox when already stored. */
   flips: number;
   /** Notifications whose notify job was put back. */
   notifications: number;

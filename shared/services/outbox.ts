@@ -16,7 +16,8 @@
  *    cannot have a completion write back a check read before the next ping.
  *
  * A crash at any point leaves the entry in the outbox, and the next attempt
- * (a retried deadline timer, or the sweep) does the same steps again: every
+ * (a retried deadline timer, or the sweep) does the same steps again, or, once
+ * the flip is stored, the sweep only pulls it (see {@link settleOutbox}): every
  * flip and every notification ends up written exactly once (behaviour.md §6
  * rules 3–4).
  */
@@ -154,7 +155,9 @@ export async function settleOutbox(deps: OutboxDeps, owed: readonly OwedFlip[], 
   const stored = await Flip.find({ _id: { $in: owed.map(({ entry }) => entry._id) } }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
   const complete = new Set(stored.map((flip) => String(flip._id)));
   const todo = owed.filter(({ entry }) => !complete.has(String(entry._id)));
-  await Promise.all([pullEntries(owed.filter(({ entry }) => complete.has(String(entry._id)))), completeOutbox({ ...deps, pull: true }, todo, now)]);
+  // Completed first, then every entry pulled in one round: a check owing two entries gets one update.
+  await completeOutbox({ ...deps, pull: false }, todo, now);
+  await pullEntries(owed);
   return todo.length;
 }
 
