@@ -38,12 +38,27 @@ function bodyOf(req: ProviderRequest): { body?: string; type?: string } {
 }
 
 /**
- * The request's headers over the defaults: User-Agent, Accept (any type), and the
- * body's type. A header the request sets, in any letter case, replaces its default.
+ * A URL's user name and password as a Basic Authorization value, as curl sends
+ * them (the request would otherwise go without), and the URL without them.
+ *
+ * @throws TypeError for a URL that does not parse.
  */
-function headersOf(req: ProviderRequest, type: string | undefined): Record<string, string> {
+function splitCredentials(url: string): { url: string; authorization?: string } {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { url };
+  const userPass = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = parsed.password = '';
+  return { url: parsed.toString(), authorization: `Basic ${Buffer.from(userPass).toString('base64')}` };
+}
+
+/**
+ * The request's headers over the defaults: User-Agent, Accept (any type), the
+ * body's type, and the URL's credentials. A header the request sets, in any
+ * letter case, replaces its default.
+ */
+function headersOf(req: ProviderRequest, type: string | undefined, authorization: string | undefined): Record<string, string> {
   const given = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
-  const defaults: Record<string, string | undefined> = { 'user-agent': USER_AGENT, accept: '*/*', 'content-type': type };
+  const defaults: Record<string, string | undefined> = { 'user-agent': USER_AGENT, accept: '*/*', 'content-type': type, authorization };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(defaults)) if (value !== undefined && !given.has(name)) headers[name] = value;
   return { ...headers, ...req.headers };
@@ -74,13 +89,14 @@ function causeText(err: unknown): string {
 export async function callProvider(req: ProviderRequest, ctx: RequestContext): Promise<string> {
   const { signal } = ctx;
   const { body, type } = bodyOf(req);
-  const headers = headersOf(req, type);
   const dispatcher = providerDispatcher(ctx.config.allowPrivateIps);
   let res: Dispatcher.ResponseData;
   try {
-    if (dispatcher) assertPublicLiteral(req.url);
+    const target = splitCredentials(req.url);
+    if (dispatcher) assertPublicLiteral(target.url);
+    const headers = headersOf(req, type, target.authorization);
     // No redirect is followed: a 3xx is a refusal like any other non-2xx answer.
-    res = await request(req.url, { method: (req.method ?? 'POST') as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+    res = await request(target.url, { method: (req.method ?? 'POST') as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
   } catch (err) {
     const refused = err instanceof PrivateTargetError ? err : (err as { cause?: unknown }).cause;
     if (refused instanceof PrivateTargetError) throw new DeliveryError(refused.message, false);

@@ -34,6 +34,17 @@ describe('shared/notify/http callProvider', () => {
     expect(own).to.deep.equal(['mine', '*/*', 'application/x-ndjson']);
   });
 
+  it('sends the user name and password of the URL as Basic authorization, and not in the URL', async () => {
+    await start({ status: 200 });
+    const url = new URL(receiver.url);
+    url.username = 'hook user';
+    url.password = 'p@ss:word';
+    url.pathname = '/hook';
+    await callProvider({ url: url.toString(), json: {} }, attempt(5000));
+    const [received] = receiver.requests;
+    expect([received!.url, received!.headers.authorization]).to.deep.equal(['/hook', `Basic ${Buffer.from('hook user:p@ss:word').toString('base64')}`]);
+  });
+
   it('retries a 500 and keeps its status and body in the error', async () => {
     await start({ status: 500, body: 'boom' });
     const err = await failure(callProvider({ url: receiver.url, json: {} }, attempt(5000)));
