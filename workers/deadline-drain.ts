@@ -182,12 +182,12 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
 
   try {
     for (;;) {
+      const until = Math.max(ctx.nowMs(), upTo);
       if (
         failure === undefined &&
         passes.size < PASSES_IN_FLIGHT &&
-        (ctx.nowMs() - readAt >= MAX_UNREAD_MS || (await dueBeyondHeld(ctx.redis, k.index, Math.max(ctx.nowMs(), upTo), held)))
+        (ctx.nowMs() - readAt >= MAX_UNREAD_MS || (await dueBeyondHeld(ctx.redis, k.index, until, held)))
       ) {
-        const until = Math.max(ctx.nowMs(), upTo);
         readAt = ctx.nowMs();
         const flat = await ctx.redis.zrangebyscore(k.index, '-inf', until, 'WITHSCORES', 'LIMIT', 0, DRAIN_BATCH + held.size);
         const entries: IndexEntry[] = [];

@@ -147,18 +147,17 @@ export async function completeOutbox(
  * the sweep one read and one pull, not a second completion.
  *
  * @param owed - Entries with their checks as stored (`nPings` guards the pull).
- * @returns How many entries were completed (not only pulled).
+ * @param now - When the flips completed here are marked processed and their notifications created.
  * @throws the MongoDB error; the entries stay in the outbox for the next sweep.
  */
-export async function settleOutbox(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date): Promise<number> {
-  if (owed.length === 0) return 0;
+export async function settleOutbox(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date): Promise<void> {
+  if (owed.length === 0) return;
   const stored = await Flip.find({ _id: { $in: owed.map(({ entry }) => entry._id) } }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
   const complete = new Set(stored.map((flip) => String(flip._id)));
   const todo = owed.filter(({ entry }) => !complete.has(String(entry._id)));
   // Completed first, then every entry pulled in one round: a check owing two entries gets one update.
   await completeOutbox({ ...deps, pull: false }, todo, now);
   await pullEntries(owed);
-  return todo.length;
 }
 
 /**
