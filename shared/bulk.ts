@@ -6,6 +6,8 @@
  * per update statement open until its command ends, and stalls for good once a
  * command needs more than its pool of 100).
  */
+import type { Model, mongo } from 'mongoose';
+
 /** Most updates in one bulk write command. */
 export const BULK_CHUNK = 50;
 
@@ -22,4 +24,13 @@ export async function bulkWriteChunked<T>(ops: readonly T[], write: (chunk: T[])
   for (let i = 0; i < ops.length; i += BULK_CHUNK) chunks.push(ops.slice(i, i + BULK_CHUNK));
   const results = await Promise.all(chunks.map(write));
   return results.reduce((sum, res) => sum + res.matchedCount, 0);
+}
+
+/**
+ * The driver's collection behind `model`, typed with the model's documents:
+ * for hot bulk writes whose values are built here already of their stored
+ * types, which mongoose's per-operation casting would only slow down.
+ */
+export function rawCollection<T extends mongo.Document>(model: Model<T>): mongo.Collection<T> {
+  return model.collection as unknown as mongo.Collection<T>;
 }

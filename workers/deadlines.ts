@@ -10,22 +10,24 @@
  * of database round trips per batch:
  * one read of the checks, one bulk write storing `down` with each check's owed
  * flip in its outbox (the channels are read at the same time), then the outbox
- * completion (notifications, flips, notify jobs).
+ * completion (notifications, flips, and the alerts sent at once by the
+ * worker's {@link AlertNow}, or notify jobs without one).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../shared/domain/status.js';
-import { completeOutbox, loadChannels, outboxEntry, type OwedFlip } from '../shared/services/outbox.js';
+import { completeOutbox, loadChannels, outboxEntry, type OutboxDeps, type OwedFlip } from '../shared/services/outbox.js';
 import { scheduleDeadlines, type DeadlineAt } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
 import { workerOptions } from '../shared/queues/index.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
 import { config as appConfig } from '../shared/config.js';
-import { bulkWriteChunked } from '../shared/bulk.js';
+import { bulkWriteChunked, rawCollection } from '../shared/bulk.js';
 import { crashPoint } from '../shared/crash.js';
 import { logger } from '../shared/logger.js';
 import type { WorkerDeps } from './deps.js';
+import type { AlertNow } from './alert-now.js';
 import { drainDeadlines, drainLeaseMs, markDue, type ApplyPass } from './deadline-drain.js';
 
 const log = logger.child({ module: 'deadlines' });
@@ -42,7 +44,7 @@ const log = logger.child({ module: 'deadlines' });
 export type DeadlineOutcome = 'gone' | 'down' | 'none' | 'rescheduled' | 'stale' | 'flipped';
 
 /** What applying deadlines needs. */
-export type DeadlineDeps = Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>;
+export type DeadlineDeps = Pick<WorkerDeps, 'queues' | 'clock' | 'notify' | 'alerts'>;
 
 /**
  * Applies passed deadlines to a batch of checks (behaviour.md §6 rule 2).
@@ -94,11 +96,25 @@ export async function applyDeadlines(
   for (const check of due) outcomes.set(check._id, owed.some((o) => o.check._id === check._id) ? 'flipped' : 'stale');
   crashPoint('deadline-stored');
   const notify = deps.notify ?? appConfig.notify;
-  await completeOutbox({ queues: deps.queues, notify }, [...owed, ...leftovers], deps.clock(), channels);
+  await completeOutbox({ queues: deps.queues, notify, sendNow: sendNowOf(deps.alerts, checks), pull: false }, [...owed, ...leftovers], deps.clock(), channels);
   for (const { check, entry } of owed) {
     log.info({ checkId: check._id, oldStatus: entry.oldStatus, lateMs: now.getTime() - entry.at.getTime() }, 'check went down');
   }
   return outcomes;
+}
+
+/**
+ * Hands new alerts to `alerts` with their checks as {@link applyDeadlines}
+ * read them (an alert shows the name, tags, description and last ping, which
+ * the down write leaves as they were; none of these checks is paused).
+ */
+function sendNowOf(alerts: AlertNow | undefined, checks: readonly CheckDoc[]): OutboxDeps['sendNow'] {
+  if (!alerts) return undefined;
+  const byId = new Map(checks.map((check) => [check._id, check]));
+  return {
+    leaseMs: alerts.leaseMs,
+    send: (claimed) => alerts.send(claimed.map((c) => ({ ...c, check: byId.get(c.notification.checkId) ?? null }))),
+  };
 }
 
 /**
@@ -120,7 +136,8 @@ async function storeDown(due: readonly CheckDoc[], now: Date): Promise<OwedFlip[
         update: { $set: { status: 'down' as const, deadline: null }, $push: { outbox: entry } },
       },
     })),
-    (chunk) => Check.bulkWrite(chunk, { ordered: false }),
+    // As built, without mongoose's casting (the values are of their stored types; see recordDeliveredMany).
+    (chunk) => rawCollection(Check).bulkWrite(chunk, { ordered: false }),
   );
   if (matched === owed.length) return owed;
   // Some writes lost to a concurrent one: only the checks holding our entry flipped.

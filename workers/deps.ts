@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../shared/clock.js';
 import type { Config, NotifyConfig } from '../shared/config.js';
 import type { Queues } from '../shared/queues/index.js';
+import type { AlertNow } from './alert-now.js';
 
 /** Connections and settings a worker needs. */
 export interface WorkerDeps {
@@ -20,6 +21,8 @@ export interface WorkerDeps {
   settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
   /** Alert delivery settings of the deadline and notify workers and the sweep; default `config.notify`. */
   notify?: NotifyConfig;
+  /** Where the deadline worker sends its alerts at once (workers/alert-now.ts); without it, each alert gets a notify job. */
+  alerts?: AlertNow;
 }
 
 /** Builds one running BullMQ worker; the worker process starts one per factory. */

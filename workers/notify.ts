@@ -11,24 +11,16 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../shared/clock.js';
 import { config as appConfig, type NotifyConfig } from '../shared/config.js';
-import { crashPoint } from '../shared/crash.js';
-import { logger } from '../shared/logger.js';
-import { observeAlertSeconds } from '../shared/metrics.js';
 import { Channel, type ChannelDoc } from '../shared/models/channel.js';
 import { Check, type CheckDoc } from '../shared/models/check.js';
-import { deliver } from '../shared/notify/deliver.js';
-import { alertOf } from '../shared/notify/message.js';
-import { abandonNotification, claimNotification, recordDelivered, recordFailed } from '../shared/notify/notifications.js';
+import { claimNotification, type Delivered } from '../shared/notify/notifications.js';
+import { recordSent, sendClaimed } from './alert-attempt.js';
 import { ALERT_CHECK_FIELDS, notifyBatchers, type NotifyBatchers, type Prepared } from './notify-batch.js';
 import { DeliveryError } from '../shared/notify/types.js';
 import { workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
 import type { NotifyPayload } from '../shared/queues/payloads.js';
 import type { WorkerDeps } from './deps.js';
-
-const log = logger.child({ module: 'notify-worker' });
-
-const MS_PER_SECOND = 1000;
 
 /** What {@link processNotify} needs; with `batch` (workers/notify-batch.ts), the jobs running together share their database round trips. */
 export interface NotifyWorkerDeps {
@@ -47,14 +39,6 @@ async function prepareAlone(payload: NotifyPayload, deps: NotifyWorkerDeps): Pro
   return { claim, channel, check };
 }
 
-/** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
-function whyNotSend(check: CheckDoc | null, channel: ChannelDoc | null): string | null {
-  if (!check) return 'check was deleted';
-  if (!channel) return 'channel was deleted';
-  if (channel.disabled) return 'channel is disabled';
-  return check.status === 'paused' ? 'check is paused' : null;
-}
-
 /**
  * How long an attempt holds its claim, in milliseconds: twice the attempt
  * timeout, since the attempt gives up at the timeout and then records its outcome.
@@ -67,7 +51,8 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
  * Processes one `notify` job. The claim, the channel and the check are read
  * at once (one round trip before the provider request, shared by the jobs of a
  * batch: the claim is one update and one read); the notification carries the
- * flip's moment and reason, so the flip is not read.
+ * flip's moment and reason, so the flip is not read. The attempt itself is
+ * {@link sendClaimed}, then {@link recordSent}.
  *
  * @param job - Carries the flip's, the check's and the channel's ids.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
@@ -77,39 +62,22 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
   const payload = notifyPayload(job);
-  const { flipId, channelId } = payload;
   const { claim, channel, check } = await (deps.batch ? deps.batch.prepare.load(payload) : prepareAlone(payload, deps));
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {
     await job.moveToDelayed(claim.until.getTime(), token);
     throw new DelayedError();
   }
-  const { notification } = claim;
-  const why = whyNotSend(check, channel);
-  if (why !== null || !check || !channel) {
-    await abandonNotification(notification, claim.token, why ?? '', deps.clock());
-    return 'skipped';
-  }
-  crashPoint('notify-claimed');
-
-  const started = deps.clock();
-  const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated };
+  const isFinal = (error: DeliveryError) => !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  let sent: Delivered | null;
   try {
-    await deliver(channel, alertOf(notification._id, check, flip, deps.config.baseUrl), deps.config);
+    sent = await sendClaimed({ notification: claim.notification, token: claim.token, check, channel }, isFinal, deps);
   } catch (err) {
-    const error = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
-    const final = !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    await recordFailed(notification, claim.token, error, final, started, deps.clock());
-    log.warn({ flipId, channelId, kind: channel.kind, err: error.message, final }, 'alert not delivered');
-    if (!error.retryable) throw new UnrecoverableError(error.message);
-    throw error;
+    if (err instanceof DeliveryError && !err.retryable) throw new UnrecoverableError(err.message);
+    throw err;
   }
-  observeAlertSeconds((deps.clock().getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
-  if (deps.batch) {
-    await deps.batch.delivered.load({ notification, token: claim.token, started, now: deps.clock() });
-  } else if (!(await recordDelivered(notification, claim.token, started, deps.clock()))) {
-    log.warn({ flipId, channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
-  }
+  if (!sent) return 'skipped';
+  await recordSent(sent, deps);
   return 'delivered';
 }
 

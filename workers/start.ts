@@ -6,6 +6,7 @@ import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from './deadlines.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
 import { notifyWorker } from './notify.js';
+import { alertNow } from './alert-now.js';
 import { replayJournals } from './journals.js';
 import type { WorkerDeps, WorkerFactory } from './deps.js';
 import { logger } from '../shared/logger.js';
@@ -19,7 +20,7 @@ export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, n
 /** Running workers. */
 export interface RunningWorkers {
   workers: Worker[];
-  /** Stops taking jobs, waits for active jobs to finish, stops watching the sweep scheduler, closes the sweep queue handle. */
+  /** Stops taking jobs, waits for active jobs and alerts being sent to finish, stops watching the sweep scheduler, closes the sweep queue handle. */
   close(): Promise<void>;
 }
 
@@ -27,7 +28,8 @@ export interface RunningWorkers {
  * Starts every worker in {@link WORKERS}, schedules the repeating sweep (and
  * re-creates its scheduler should a Redis flush delete it) and runs one sweep
  * at once, so deadline and notify jobs lost, and flips left owed, while no worker ran, are back before
- * the first interval passes.
+ * the first interval passes. The deadline worker sends its alerts through
+ * `deps.alerts`, by default an {@link alertNow} of this process.
  *
  * @param deps - Connection, queues, clock and settings shared by all workers.
  * @param factories - Workers to start; {@link WORKERS} unless a test narrows it.
@@ -37,7 +39,8 @@ export async function startWorkers(
   deps: WorkerDeps,
   factories: readonly WorkerFactory[] = WORKERS,
 ): Promise<RunningWorkers> {
-  const workers = factories.map((build) => build(deps));
+  const alerts = deps.alerts ?? alertNow(deps);
+  const workers = factories.map((build) => build({ ...deps, alerts }));
   reportRedisOutages(deps.connection, log, workers);
   for (const worker of workers) {
     worker.on('failed', (job, err) =>
@@ -51,6 +54,7 @@ export async function startWorkers(
     await stopReplaying();
     await stopWatching?.();
     await Promise.all(workers.map((w) => w.close()));
+    await alerts.idle();
     await sweepQueue?.close();
   };
   try {

@@ -17,7 +17,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Channel } from '../models/channel.js';
-import { bulkWriteChunked } from '../bulk.js';
+import { bulkWriteChunked, rawCollection } from '../bulk.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import type { DeliveryError } from './types.js';
 
@@ -48,8 +48,18 @@ export function notificationIdOf(flipId: string, channelId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The lease an attempt takes on a notification. */
-function leaseOf(token: string, leaseMs: number, now: Date): Record<string, unknown> {
+/** A notification an attempt holds: the document as claimed and the claim's token. */
+export interface HeldNotification {
+  notification: NotificationDoc;
+  token: string;
+}
+
+/**
+ * The fields of a notification claimed by an attempt: `sending` under `token`
+ * until `now` + `leaseMs` (milliseconds). Also what a notification is inserted
+ * with when its creator sends it at once (shared/services/outbox.ts).
+ */
+export function leaseOf(token: string, leaseMs: number, now: Date): Pick<NotificationDoc, 'state' | 'claimToken' | 'leaseUntil' | 'sendingSince' | 'updated'> {
   return { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
 }
 
@@ -150,7 +160,10 @@ export interface Delivered {
 /**
  * Records many delivered attempts with one bulk write of the notifications
  * (each only if its attempt still holds the claim) and, alongside, one update
- * per channel (its latest delivery).
+ * per channel (its latest delivery). The notifications' updates go to the
+ * driver as built, every value already of its stored type: mongoose's casting
+ * of hundreds of updates (a subdocument per pushed attempt) cost the worker
+ * more CPU than the provider requests themselves.
  *
  * @returns How many notifications were recorded (fewer: a claim was taken over).
  * @throws the MongoDB error.
@@ -171,7 +184,7 @@ export async function recordDeliveredMany(items: readonly Delivered[]): Promise<
           $push: { attemptLog: { started, finished: now, error: '' } },
         },
       },
-    })), (chunk) => Notification.bulkWrite(chunk, { ordered: false })),
+    })), (chunk) => rawCollection(Notification).bulkWrite(chunk, { ordered: false })),
     Channel.bulkWrite([...latest.values()].map(({ notification, started, now }) => ({
       updateOne: {
         filter: { _id: notification.channelId },
@@ -209,6 +222,22 @@ export async function recordFailed(
   await Channel.updateOne(
     { _id: notification.channelId },
     { $set: { lastError: error.message, lastNotify: now, ...(error.permanent ? { disabled: true } : {}) } },
+  );
+  return res.modifiedCount === 1;
+}
+
+/**
+ * Gives up a claim before any attempt ran: the notification is `pending`
+ * again, for a notify job to claim.
+ *
+ * @param token - The claim's token; nothing happens when another attempt holds the claim.
+ * @returns false when another attempt holds the claim.
+ * @throws the MongoDB error (the lease then runs out and the sweep puts the alert back).
+ */
+export async function releaseNotification(notification: NotificationDoc, token: string, now: Date): Promise<boolean> {
+  const res = await Notification.updateOne(
+    { _id: notification._id, state: 'sending', claimToken: token },
+    { $set: { state: 'pending', claimToken: null, leaseUntil: null, sendingSince: null, updated: now } },
   );
   return res.modifiedCount === 1;
 }

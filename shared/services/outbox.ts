@@ -9,6 +9,12 @@
  *    unique per flip and channel, so a repeat inserts nothing);
  * 3. inserts the flips, already processed since their notifications exist,
  *    and adds the notify jobs (in parallel; flip ids and job ids are fixed);
+ *    or, for a completer that sends alerts itself (`sendNow`, the deadline
+ *    worker), inserts the notifications already claimed in step 2 and hands
+ *    those it inserted to be sent once the flips are stored: no notify job, no
+ *    claim round trip. Should it die first, they stay claimed until the lease
+ *    runs out; a repeated completion gives them notify jobs, which take them
+ *    over then (as the sweep does with any claim that ran out);
  * 4. pulls the completed entries from their checks (one round of bulk writes),
  *    unless a ping moved the check meanwhile (the sweep pulls those). Pings
  *    leave the pull to the sweep altogether (`pull: false`): a ping then writes
@@ -21,6 +27,7 @@
  * flip and every notification ends up written exactly once (behaviour.md §6
  * rules 3–4).
  */
+import { randomUUID } from 'node:crypto';
 import { Types, type Model } from 'mongoose';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
@@ -28,7 +35,7 @@ import { Flip, type FlipDoc } from '../models/flip.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import { notifiesOn, type FlipChange } from '../domain/status.js';
 import { channelSendsOn } from '../notify/kinds.js';
-import { notificationIdOf } from '../notify/notifications.js';
+import { leaseOf, notificationIdOf, type HeldNotification } from '../notify/notifications.js';
 import { notifyJobOptions } from '../queues/notify.js';
 import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
@@ -50,15 +57,23 @@ export interface OwedFlip {
   entry: OutboxFlip;
 }
 
+/** A notification inserted already claimed, for its creator to send at once, with the channel to send it through. */
+export interface SendNow extends HeldNotification {
+  channel: ChannelDoc;
+}
+
 /**
  * What completing needs: the notify queue and its retry settings (`backoffMs`
  * in milliseconds); `pull: false` leaves the completed entries for the sweep
- * to pull (see {@link completeOutbox}).
+ * to pull (see {@link completeOutbox}). With `sendNow`, the new notifications
+ * are inserted already claimed for `leaseMs` milliseconds and handed to
+ * `send` once their flips are stored, instead of getting notify jobs.
  */
 export interface OutboxDeps {
   queues: Pick<Queues, 'notify'>;
   notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
   pull?: boolean;
+  sendNow?: { leaseMs: number; send(alerts: readonly SendNow[]): void };
 }
 
 /**
@@ -118,22 +133,27 @@ export async function completeOutbox(
   if (owed.length === 0) return 0;
   const alerting = owed.filter(({ check, entry }) => notifiesOn(entry) && check.status !== 'paused' && check.channels.length > 0);
   const byId = channels ?? (await loadChannels(alerting.map(({ check }) => check)));
-  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now));
-  await insertIgnoringDuplicates(Notification, notifications);
+  const token = randomUUID();
+  const claim = deps.sendNow ? leaseOf(token, deps.sendNow.leaseMs, now) : {};
+  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now).map((n) => ({ ...n, ...claim })));
+  const inserted = await insertNew(Notification, notifications);
   crashPoint('notifications-inserted');
 
+  // Those inserted here are sent at once (with `sendNow`); any other was created by an earlier completion and gets its job again.
+  const sent = deps.sendNow ? new Set(inserted) : new Set<NotificationDoc>();
   const flips = owed.map(({ check, entry }) => flipOf(check._id, entry, now));
-  const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
+  const jobs = notifications.filter((n) => !sent.has(n)).map(({ flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
     opts: notifyJobOptions(deps.notify, flipId, channelId),
   }));
   await Promise.all([
-    insertIgnoringDuplicates(Flip, flips),
+    insertNew(Flip, flips),
     // A lost add is repaired by the sweep, which re-queues pending notifications.
     jobs.length > 0 && deps.queues.notify.addBulk(jobs).catch((err: unknown) => log.error({ err }, 'cannot enqueue notify jobs; the sweep will')),
   ]);
   crashPoint('flip-inserted');
+  if (sent.size > 0) deps.sendNow?.send([...sent].map((notification) => ({ notification, token, channel: byId.get(notification.channelId)! })));
   if (deps.pull !== false) await pullEntries(owed);
   return notifications.length;
 }
@@ -204,15 +224,30 @@ function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id:
   return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason };
 }
 
-/** insertMany that treats documents already there (a repeated completion) as inserted. */
-async function insertIgnoringDuplicates<T>(model: Model<T>, docs: T[]): Promise<void> {
-  if (docs.length === 0) return;
+/**
+ * insertMany that treats documents already there (a repeated completion) as
+ * inserted by someone else.
+ *
+ * @returns The documents this call inserted (none when the server does not say which failed).
+ * @throws the MongoDB error other than duplicate keys.
+ */
+async function insertNew<T>(model: Model<T>, docs: T[]): Promise<T[]> {
+  if (docs.length === 0) return [];
   try {
     // The documents are built whole here: `lean` skips hydrating and validating them.
     await model.insertMany(docs, { ordered: false, lean: true });
+    return docs;
   } catch (err) {
-    const { writeErrors, code } = err as { writeErrors?: { code?: number }[] | { code?: number }; code?: number };
+    const { writeErrors, code } = err as { writeErrors?: WriteErrorOf[] | WriteErrorOf; code?: number };
     const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code }];
     if (list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+    const taken = new Set(list.map((e) => e.index));
+    return taken.has(undefined) ? [] : docs.filter((_doc, i) => !taken.has(i));
   }
+}
+
+/** What a failed insert reports per document: its error code and its position in the batch. */
+interface WriteErrorOf {
+  code?: number;
+  index?: number;
 }

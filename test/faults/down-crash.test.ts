@@ -74,7 +74,7 @@ describe('fault: worker killed (SIGKILL) during a down transition', function () 
     expect(owing).to.equal(0);
   }
 
-  for (const point of ['deadline-stored', 'notifications-inserted', 'flip-inserted'] as const) {
+  for (const point of ['deadline-stored', 'notifications-inserted', 'flip-inserted', 'notify-claimed'] as const) {
     it(`completes a check's down flip and alert exactly once after a kill at "${point}"`, async () => {
       const checkIds = await dueChecks(1);
       await crashAt(point);

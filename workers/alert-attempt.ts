@@ -1,0 +1,97 @@
+/**
+ * One delivery attempt of a claimed notification (behaviour.md §6 rule 5),
+ * shared by the notify jobs (workers/notify.ts) and the deadline worker's
+ * immediate deliveries (workers/alert-now.ts): skip what can no longer be
+ * sent, call the provider, record the outcome if the attempt still holds the
+ * claim (a delivery in a second step, so a sender's slot is not held while it
+ * is recorded).
+ */
+import type { Clock } from '../shared/clock.js';
+import type { NotifyConfig } from '../shared/config.js';
+import { crashPoint } from '../shared/crash.js';
+import { logger } from '../shared/logger.js';
+import { observeAlertSeconds } from '../shared/metrics.js';
+import type { ChannelDoc } from '../shared/models/channel.js';
+import type { CheckDoc } from '../shared/models/check.js';
+import { deliver } from '../shared/notify/deliver.js';
+import { alertOf } from '../shared/notify/message.js';
+import { abandonNotification, recordDelivered, recordFailed, type Delivered, type HeldNotification } from '../shared/notify/notifications.js';
+import { DeliveryError } from '../shared/notify/types.js';
+import type { NotifyBatchers } from './notify-batch.js';
+
+const log = logger.child({ module: 'alert-attempt' });
+
+const MS_PER_SECOND = 1000;
+
+/** A claimed notification with the check it alerts about (null when deleted) and its channel (null when deleted). */
+export interface ClaimedAlert extends HeldNotification {
+  check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing' | 'status'> | null;
+  channel: ChannelDoc | null;
+}
+
+/** What an attempt needs; with `batch`, deliveries are recorded together with those of the attempts finishing at the same time. */
+export interface AttemptDeps {
+  clock: Clock;
+  config: NotifyConfig;
+  batch?: Pick<NotifyBatchers, 'delivered'>;
+}
+
+/** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
+function whyNotSend(check: ClaimedAlert['check'], channel: ChannelDoc | null): string | null {
+  if (!check) return 'check was deleted';
+  if (!channel) return 'channel was deleted';
+  if (channel.disabled) return 'channel is disabled';
+  return check.status === 'paused' ? 'check is paused' : null;
+}
+
+/**
+ * Sends a claimed alert once: a notification that can no longer be sent is
+ * abandoned (`failed` with the reason); a failed attempt is recorded, the
+ * notification `pending` again or, when `isFinal` says so, `failed` (a
+ * permanent refusal also disables the channel). A delivered one is left for
+ * {@link recordSent} to record, so the caller can free its slot first.
+ *
+ * @param claimed - The notification, the claim's token, its check and channel.
+ * @param isFinal - Whether no attempt follows this failed one.
+ * @returns The delivery to record, or null when there was nothing to send.
+ * @throws DeliveryError when the provider did not accept (after recording it); the MongoDB error
+ *   when the outcome cannot be recorded (the claim's lease then runs out and the sweep puts the alert back).
+ */
+export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: DeliveryError) => boolean, deps: AttemptDeps): Promise<Delivered | null> {
+  const { notification, token, check, channel } = claimed;
+  const why = whyNotSend(check, channel);
+  if (why !== null || !check || !channel) {
+    await abandonNotification(notification, token, why ?? '', deps.clock());
+    return null;
+  }
+  crashPoint('notify-claimed');
+
+  const started = deps.clock();
+  const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated };
+  try {
+    await deliver(channel, alertOf(notification._id, check, flip, deps.config.baseUrl), deps.config);
+  } catch (err) {
+    const error = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
+    const final = isFinal(error);
+    await recordFailed(notification, token, error, final, started, deps.clock());
+    log.warn({ flipId: notification.flipId, channelId: channel._id, kind: channel.kind, err: error.message, final }, 'alert not delivered');
+    throw error;
+  }
+  const now = deps.clock();
+  observeAlertSeconds((now.getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
+  return { notification, token, started, now };
+}
+
+/**
+ * Records a delivery {@link sendClaimed} made, if the attempt still holds the
+ * claim; with `deps.batch`, together with the others recorded at the same time.
+ *
+ * @throws the MongoDB error (the claim's lease then runs out, and the alert is sent again: at least once).
+ */
+export async function recordSent(sent: Delivered, deps: AttemptDeps): Promise<void> {
+  if (deps.batch) {
+    await deps.batch.delivered.load(sent);
+  } else if (!(await recordDelivered(sent.notification, sent.token, sent.started, sent.now))) {
+    log.warn({ flipId: sent.notification.flipId, channelId: sent.notification.channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The first delivery attempt of the deadline worker's alerts, made at once in
+ * the worker that stored the flips instead of through one notify job each
+ * (shared/services/outbox.ts, `sendNow`). The notifications arrive already
+ * claimed by their insert, so the provider request follows the flip insert
+ * with no queue hop and no claim round trip; a thousand checks going down
+ * together cost no BullMQ job at all while their providers accept.
+ *
+ * Everything after the first attempt is the notify queue's: a retryable
+ * failure gets a notify job delayed by the backoff, with the attempts left;
+ * an alert whose claim would run out before its attempt could finish (it
+ * waited too long for a free slot) is released to a notify job unsent. If the
+ * process dies, the claims run out and notify jobs or the sweep take the
+ * alerts over (workers/requeue.ts).
+ */
+import type { JobsOptions } from 'bullmq';
+import pLimit from 'p-limit';
+import { config as appConfig, type NotifyConfig } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { releaseNotification, type Delivered } from '../shared/notify/notifications.js';
+import { DeliveryError } from '../shared/notify/types.js';
+import { notifyJobOptions } from '../shared/queues/notify.js';
+import { recordSent, sendClaimed, type ClaimedAlert } from './alert-attempt.js';
+import { notifyBatchers } from './notify-batch.js';
+import { leaseMsOf } from './notify.js';
+import type { WorkerDeps } from './deps.js';
+
+const log = logger.child({ module: 'alert-now' });
+
+/** Sends alerts at once, `notify.concurrency` provider requests at a time (recording a delivery does not hold a slot). */
+export interface AlertNow {
+  /** How long the notifications handed to {@link AlertNow.send} are claimed for, milliseconds (see {@link leaseMsOf}). */
+  readonly leaseMs: number;
+  /** Starts sending; returns at once. Failures are recorded on the notifications and handed to notify jobs, never thrown. */
+  send(alerts: readonly ClaimedAlert[]): void;
+  /** Resolves once every alert handed over so far is sent or handed to a notify job (for a graceful stop). */
+  idle(): Promise<void>;
+}
+
+/**
+ * Options of the notify job that takes over after the first attempt: the
+ * attempts left, the first of them after `backoffMs` (milliseconds) and each
+ * further one after twice the previous delay, as if the job had made the first attempt.
+ */
+function retryJobOptions(config: NotifyConfig, alert: ClaimedAlert): JobsOptions {
+  const { flipId, channelId } = alert.notification;
+  return {
+    ...notifyJobOptions(config, flipId, channelId),
+    attempts: config.attempts - 1,
+    delay: config.backoffMs,
+    backoff: { type: 'exponential', delay: 2 * config.backoffMs },
+  };
+}
+
+/**
+ * The immediate sender of a worker process.
+ *
+ * @param deps - Queues (for the notify jobs that take over), clock, and `notify` settings (default `config.notify`).
+ */
+export function alertNow(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>): AlertNow {
+  const config = deps.notify ?? appConfig.notify;
+  const leaseMs = leaseMsOf(config);
+  const limit = pLimit(config.concurrency);
+  const attemptDeps = { clock: deps.clock, config, batch: notifyBatchers(deps.clock, leaseMs) };
+  const running = new Set<Promise<void>>();
+
+  const toJob = (alert: ClaimedAlert, opts: JobsOptions) => {
+    const { flipId, checkId, channelId } = alert.notification;
+    return deps.queues.notify.add('notify', { flipId, checkId, channelId }, opts);
+  };
+
+  const isFinal = (error: DeliveryError) => !error.retryable || config.attempts <= 1;
+  /** The attempt, in a slot: null when released to a notify job or failed. */
+  const attempt = async (alert: ClaimedAlert): Promise<Delivered | null> => {
+    const { notification, token } = alert;
+    if (deps.clock().getTime() + config.attemptTimeoutMs > notification.leaseUntil!.getTime()) {
+      if (await releaseNotification(notification, token, deps.clock())) await toJob(alert, notifyJobOptions(config, notification.flipId, notification.channelId));
+      return null;
+    }
+    try {
+      return await sendClaimed(alert, isFinal, attemptDeps);
+    } catch (err) {
+      if (!(err instanceof DeliveryError)) throw err;
+      if (!isFinal(err)) await toJob(alert, retryJobOptions(config, alert));
+      return null;
+    }
+  };
+  const sendOne = async (alert: ClaimedAlert): Promise<void> => {
+    const sent = await limit(() => attempt(alert));
+    if (sent) await recordSent(sent, attemptDeps);
+  };
+
+  return {
+    leaseMs,
+    send(alerts) {
+      for (const alert of alerts) {
+        const sending: Promise<void> = sendOne(alert)
+          // The claim then runs out and the sweep puts the alert on the notify queue.
+          .catch((err: unknown) => log.error({ err, notificationId: alert.notification._id }, 'alert not handed over; the sweep will retry it'))
+          .finally(() => running.delete(sending));
+        running.add(sending);
+      }
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
