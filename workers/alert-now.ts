@@ -33,7 +33,13 @@ export interface AlertNow {
   readonly leaseMs: number;
   /** Starts sending; returns at once. Failures are recorded on the notifications and handed to notify jobs, never thrown. */
   send(alerts: readonly ClaimedAlert[]): void;
-  /** Resolves once every alert handed over so far is sent or handed to a notify job (for a graceful stop). */
+  /**
+   * Runs `task` in the background once every alert handed over so far is sent or
+   * handed to a notify job; {@link AlertNow.idle} waits for it too. A failure is
+   * logged: `task` must be something the sweep also does.
+   */
+  whenSent(task: () => Promise<void>): void;
+  /** Resolves once every alert handed over so far is sent or handed to a notify job, and every task after them is done (for a graceful stop). */
   idle(): Promise<void>;
 }
 
@@ -90,16 +96,21 @@ export function alertNow(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>):
     if (sent) await recordSent(sent, attemptDeps);
   };
 
+  const track = (work: Promise<void>): void => {
+    const tracked: Promise<void> = work.finally(() => running.delete(tracked));
+    running.add(tracked);
+  };
+
   return {
     leaseMs,
     send(alerts) {
       for (const alert of alerts) {
-        const sending: Promise<void> = sendOne(alert)
-          // The claim then runs out and the sweep puts the alert on the notify queue.
-          .catch((err: unknown) => log.error({ err, notificationId: alert.notification._id }, 'alert not handed over; the sweep will retry it'))
-          .finally(() => running.delete(sending));
-        running.add(sending);
+        // On failure the claim runs out and the sweep puts the alert on the notify queue.
+        track(sendOne(alert).catch((err: unknown) => log.error({ err, notificationId: alert.notification._id }, 'alert not handed over; the sweep will retry it')));
       }
+    },
+    whenSent(task) {
+      track(Promise.all(running).then(task).catch((err: unknown) => log.error({ err }, 'task after alerts failed; the sweep does it')));
     },
     async idle() {
       while (running.size > 0) await Promise.all(running);

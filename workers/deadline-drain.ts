@@ -12,7 +12,8 @@
  *   {@link drainLeaseMs}), so the BullMQ retry of a killed drainer's timer always
  *   finds it expired.
  * - **Wake-ups.** A timer that fires while another worker holds the lease records
- *   its moment in a flag (the latest one wins) and tries the lease once more; the
+ *   its moment in a flag (the latest one wins), in the same Lua step as its attempt
+ *   at the lease (one round trip for each of the 999 timers of a mass down); the
  *   holder reads the flag after releasing the lease and drains again, up to at
  *   least that moment (so a holder whose clock is behind the timer's still takes
  *   those checks).
@@ -74,13 +75,19 @@ for i = 1, #ARGV, 3 do
 end
 return set`;
 
-/** Raises the wake-up flag to moment ARGV[1] (the latest wins), for ARGV[2] milliseconds. */
-const RAISE_FLAG = `
-local current = redis.call('GET', KEYS[1])
-if not current or tonumber(current) < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+/**
+ * Takes the lease KEYS[1] for token ARGV[1] and ARGV[2] milliseconds (returns 1), or,
+ * while another drainer holds it, raises the wake-up flag KEYS[2] to moment ARGV[3]
+ * (the latest wins) for as long (returns 0). One atomic step, so the holder, which reads
+ * the flag after releasing the lease, always sees a flag raised while it held it.
+ */
+const TAKE_OR_FLAG = `
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+local current = redis.call('GET', KEYS[2])
+if not current or tonumber(current) < tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
 end
-return 1`;
+return 0`;
 
 /** Deletes the lease if this drainer still holds it. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -130,10 +137,7 @@ export async function drainDeadlines(ctx: DrainContext, atMs: number): Promise<n
   let taken = 0;
   let upTo = atMs;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if ((await ctx.redis.set(k.lease, token, 'PX', ctx.leaseMs, 'NX')) === null) {
-      await ctx.redis.eval(RAISE_FLAG, 1, k.flag, upTo, ctx.leaseMs);
-      if ((await ctx.redis.set(k.lease, token, 'PX', ctx.leaseMs, 'NX')) === null) return taken;
-    }
+    if ((await ctx.redis.eval(TAKE_OR_FLAG, 2, k.lease, k.flag, token, ctx.leaseMs, upTo)) === 0) return taken;
     try {
       taken += await drainHeld(ctx, k, token, upTo);
     } finally {

@@ -11,13 +11,14 @@
  * one read of the checks, one bulk write storing `down` with each check's owed
  * flip in its outbox (the channels are read at the same time), then the outbox
  * completion (notifications, flips, and the alerts sent at once by the
- * worker's {@link AlertNow}, or notify jobs without one).
+ * worker's {@link AlertNow}, or notify jobs without one); with an AlertNow, the
+ * completed entries are pulled once their alerts are out.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../shared/domain/status.js';
-import { completeOutbox, loadChannels, outboxEntry, type OutboxDeps, type OwedFlip } from '../shared/services/outbox.js';
+import { completeOutbox, loadChannels, outboxEntry, pullEntries, type OutboxDeps, type OwedFlip } from '../shared/services/outbox.js';
 import { scheduleDeadlines, type DeadlineAt } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
 import { workerOptions } from '../shared/queues/index.js';
@@ -96,7 +97,11 @@ export async function applyDeadlines(
   for (const check of due) outcomes.set(check._id, owed.some((o) => o.check._id === check._id) ? 'flipped' : 'stale');
   crashPoint('deadline-stored');
   const notify = deps.notify ?? appConfig.notify;
-  await completeOutbox({ queues: deps.queues, notify, sendNow: sendNowOf(deps.alerts, checks), pull: false }, [...owed, ...leftovers], deps.clock(), channels);
+  const completed = [...owed, ...leftovers];
+  // With alerts sent at once, the entries are pulled once those alerts are out: a write per check
+  // less while they are being delivered (the sweep pulls them should the worker stop first).
+  await completeOutbox({ queues: deps.queues, notify, sendNow: sendNowOf(deps.alerts, checks), pull: !deps.alerts }, completed, deps.clock(), channels);
+  deps.alerts?.whenSent(() => pullEntries(completed));
   for (const { check, entry } of owed) {
     log.info({ checkId: check._id, oldStatus: entry.oldStatus, lateMs: now.getTime() - entry.at.getTime() }, 'check went down');
   }

@@ -27,10 +27,11 @@ export async function deliver(channel: Pick<ChannelDoc, 'kind' | 'value'>, alert
   }
   const provider = providerOf(channel.kind);
   const controller = new AbortController();
-  const timedOut = new DeliveryError(`timed out after ${config.attemptTimeoutMs} ms`, true);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
+      // Built only when it happens: an error's stack trace costs more than the rest of a delivery's bookkeeping.
+      const timedOut = new DeliveryError(`timed out after ${config.attemptTimeoutMs} ms`, true);
       controller.abort(timedOut);
       reject(timedOut);
     }, config.attemptTimeoutMs);

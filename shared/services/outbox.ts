@@ -181,9 +181,13 @@ export async function settleOutbox(deps: OutboxDeps, owed: readonly OwedFlip[], 
 }
 
 /**
- * Pulls completed entries from their checks (one round of bulk writes).
+ * Pulls completed entries from their checks (one round of bulk writes); an
+ * entry whose check a ping moved since it was read is left for the sweep.
+ *
+ * @param owed - Completed entries with their checks as read (`nPings` guards the pull).
+ * @throws the MongoDB error (the sweep pulls what is left).
  */
-async function pullEntries(owed: readonly OwedFlip[]): Promise<void> {
+export async function pullEntries(owed: readonly OwedFlip[]): Promise<void> {
   if (owed.length === 0) return;
   // The whole entry as stored is the $pull condition: MongoDB matches it field by field,
   // and servers that compare array elements whole (FerretDB 1.x) match it too. The pull

@@ -44,7 +44,7 @@ describe('alerts sent at once by the deadline worker (workers/alert-now.ts)', ()
     return testContext().queues.notify.getJob(notifyJobId(notification!.flipId, notification!.channelId));
   };
 
-  it('sends each alert without a notify job and records it delivered', async () => {
+  it('sends each alert without a notify job, records it delivered, then pulls the outbox entries', async () => {
     const checks = await overdue(20);
     await applyDeadlines(deps(), checks.map((c) => c._id));
     await alerts.idle();
@@ -54,6 +54,7 @@ describe('alerts sent at once by the deadline worker (workers/alert-now.ts)', ()
     expect(notifications.map((n) => [n.state, n.attempts, n.attemptLog.length, n.claimToken])).to.deep.equal(checks.map(() => ['delivered', 1, 1, null]));
     expect(await Flip.countDocuments({ checkId: { $in: checks.map((c) => c._id) }, newStatus: 'down' })).to.equal(20);
     expect(await testContext().queues.notify.getJobCountByTypes('waiting', 'delayed', 'active', 'completed', 'failed')).to.equal(0);
+    expect(await Check.countDocuments({ _id: { $in: checks.map((c) => c._id) }, 'outbox.0': { $exists: true } })).to.equal(0);
   });
 
   it('hands a retryable failure to a notify job with the attempts left, after the backoff', async () => {

@@ -8,7 +8,6 @@ import { systemClock } from '../../shared/clock.js';
 import { Notification } from '../../shared/models/notification.js';
 import { notifyJobId } from '../../shared/queues/notify.js';
 import { applyDeadlines, deadlinePayload, processDeadline } from '../../workers/deadlines.js';
-import { OWED_STALE_MS, runSweep } from '../../workers/sweep.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { downFlips, stored } from './support.js';
@@ -69,7 +68,7 @@ describe('processDeadline', () => {
     expect(flip.created.getTime()).to.equal(lastStart.getTime() + 5_000);
   });
 
-  it('creates the notification and the notify job of the timeout flip, and leaves the entry for the sweep to pull', async () => {
+  it('creates the notification and the notify job of the timeout flip, and empties the outbox', async () => {
     const channel = await buildChannel(project);
     const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [channel._id] });
     await processDeadline(deps(), check._id);
@@ -78,13 +77,7 @@ describe('processDeadline', () => {
     expect(await Notification.countDocuments({ flipId, channelId: channel._id, status: 'down', state: 'pending' })).to.equal(1);
     const job = await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id));
     expect(job?.data).to.deep.equal({ flipId, checkId: check._id, channelId: channel._id });
-    expect((await stored(check._id)).outbox.map((e) => String(e._id))).to.deep.equal([flipId]);
-
-    const later = () => new Date(Date.now() + OWED_STALE_MS + 1000);
-    await runSweep({ ...deps(), clock: later, settings: { deadlineConcurrency: 1, sweepIntervalMs: 60_000 } });
     expect((await stored(check._id)).outbox).to.deep.equal([]);
-    expect(await Notification.countDocuments({ flipId })).to.equal(1);
-    expect(await downFlips(check._id)).to.have.length(1);
   });
 
   it('completes the flip a crashed attempt left in the outbox of a check already down, once', async () => {
@@ -96,7 +89,7 @@ describe('processDeadline', () => {
     expect(await processDeadline(deps(), check._id)).to.equal('down');
     expect(await downFlips(check._id)).to.have.length(1);
     expect(await Notification.countDocuments({ checkId: check._id })).to.equal(1);
-    expect((await stored(check._id)).outbox.map((e) => String(e._id))).to.deep.equal([String(entry._id)]);
+    expect((await stored(check._id)).outbox).to.deep.equal([]);
   });
 
   it('applies a batch of due, early and missing checks in one call', async () => {
