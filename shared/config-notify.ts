@@ -23,7 +23,7 @@ export interface NotifyConfig {
   readonly attempts: number;
   /** First retry delay, milliseconds; doubles per attempt. */
   readonly backoffMs: number;
-  /** Notify jobs a worker runs at once (behaviour.md §6 rule 3: at most N concurrently). */
+  /** Provider requests a worker process makes at once, notify jobs and the deadline worker's immediate alerts together (behaviour.md §6 rule 3: at most N concurrently). */
   readonly concurrency: number;
   /**
    * Whether provider requests may reach loopback, private, link-local, multicast and

@@ -96,15 +96,20 @@ export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
 }
 
 /**
- * Starts the `notify` consumer, `notify.concurrency` jobs at a time.
+ * Starts the `notify` consumer, `notify.concurrency` jobs at a time. With
+ * `deps.alerts`, a job waits for one of the process's provider request slots
+ * (shared with the deadline worker's immediate alerts) before it claims, so the
+ * process makes at most `notify.concurrency` provider requests at once.
  *
- * @param deps - Connection, clock, and `notify` settings (default `config.notify`).
+ * @param deps - Connection, clock, `notify` settings (default `config.notify`), and the immediate sender whose slots to share.
  * @param options - BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds).
  */
 export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
   const config = deps.notify ?? appConfig.notify;
   const batch = notifyBatchers(deps.clock, leaseMsOf(config));
-  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config, batch }), {
+  const run = (job: Job<NotifyPayload>, token: string | undefined) => processNotify(job, token, { clock: deps.clock, config, batch });
+  const slots = deps.alerts?.slots;
+  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => (slots ? slots(() => run(job, token)) : run(job, token)), {
     ...workerOptions(deps.connection),
     concurrency: config.concurrency,
     ...options,

@@ -20,7 +20,11 @@ export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, n
 /** Running workers. */
 export interface RunningWorkers {
   workers: Worker[];
-  /** Stops taking jobs, waits for active jobs and alerts being sent to finish, stops watching the sweep scheduler, closes the sweep queue handle. */
+  /**
+   * Stops taking jobs, waits for active jobs and alerts being sent to finish (alerts
+   * still waiting for a slot are released to notify jobs), stops watching the sweep
+   * scheduler, closes the sweep queue handle.
+   */
   close(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ export async function startWorkers(
   const close = async (): Promise<void> => {
     await stopReplaying();
     await stopWatching?.();
+    alerts.stop();
     await Promise.all(workers.map((w) => w.close()));
     await alerts.idle();
     await sweepQueue?.close();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { systemClock } from '../../shared/clock.js';
 import type { NotifyConfig } from '../../shared/config.js';
+import { Channel } from '../../shared/models/channel.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip } from '../../shared/models/flip.js';
 import { Notification } from '../../shared/models/notification.js';
@@ -92,7 +93,38 @@ describe('alerts sent at once by the deadline worker (workers/alert-now.ts)', ()
 
     expect(receiver.requests).to.have.length(0);
     expect(await Notification.findOne({ checkId: check!._id }).lean()).to.include({ state: 'pending', attempts: 0, claimToken: null });
-    expect(await (await jobOf(check!._id))!.getState()).to.be.oneOf(['waiting', 'active', 'completed']);
+    expect(await (await jobOf(check!._id))!.getState()).to.be.oneOf(['waiting', 'active']);
+  });
+
+  it('releases the alerts still waiting for a slot when stopped, and finishes the one being sent', async () => {
+    answer = 'hang';
+    config = { ...config, concurrency: 1 };
+    alerts = alertNow({ queues: testContext().queues, clock: systemClock, notify: config });
+    const checks = await overdue(3);
+    await applyDeadlines(deps(), checks.map((c) => c._id));
+    alerts.stop();
+    await alerts.idle();
+
+    expect(receiver.requests).to.have.length(1);
+    const notifications = await Notification.find({ checkId: { $in: checks.map((c) => c._id) } }).lean();
+    expect(notifications.map((n) => [n.state, n.attempts]).sort()).to.deep.equal([['pending', 0], ['pending', 0], ['pending', 1]]);
+    for (const check of checks) expect(await jobOf(check._id)).to.not.equal(undefined);
+  });
+
+  it('skips the alerts of a channel a permanent refusal disabled during the same mass down', async () => {
+    answer = { status: 404 };
+    config = { ...config, concurrency: 1 };
+    alerts = alertNow({ queues: testContext().queues, clock: systemClock, notify: config });
+    const channel = await buildChannel(project, { kind: 'slack', value: `${receiver.url}/slack` });
+    const fields = { status: 'up' as const, timeout: 1, grace: 1, lastPing: secondsAgo(10), deadline: secondsAgo(8), channels: [channel._id] };
+    const checks = await Promise.all([1, 2, 3].map(() => buildCheck(project, fields)));
+    await applyDeadlines(deps(), checks.map((c) => c._id));
+    await alerts.idle();
+
+    expect(receiver.requests).to.have.length(1);
+    const errors = (await Notification.find({ channelId: channel._id }).lean()).map((n) => [n.state, n.error]);
+    expect(errors.filter(([, error]) => error === 'channel is disabled')).to.deep.equal([['failed', 'channel is disabled'], ['failed', 'channel is disabled']]);
+    expect(await Channel.findById(channel._id).lean()).to.include({ disabled: true });
   });
 
   it('sends only the notifications a repeated completion inserted; those already there get their notify jobs', async () => {
