@@ -26,7 +26,7 @@ export const INTERRUPTED = 'interrupted: the worker stopped during delivery';
 
 /** What {@link claimNotification} found. */
 export type Claim =
-  | { kind: 'claimed'; notification: NotificationDoc; token: string }
+  | ({ kind: 'claimed' } & HeldNotification)
   | { kind: 'done' }
   | { kind: 'busy'; until: Date };
 
