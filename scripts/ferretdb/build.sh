@@ -15,7 +15,11 @@
 #   patches/query.go.overlay -> internal/backends/postgresql/query.go: `$in` was not
 #     pushed down to PostgreSQL, so every find by a list of ids read the whole table;
 #     `_id: {$in: [...]}` is now pushed down as `_jsonb->'_id' = ANY(...)`, which the
-#     btree index of _id serves. Nor were ranges: a range on a date (`$lt`, `$lte`,
+#     btree index of _id serves, and `_id: v` as `_jsonb->'_id' = v` (FerretDB's
+#     `@>` could only use a jsonb_path_ops index, whose selectivity PostgreSQL
+#     guesses: `{_id: x, deadline: d}` was planned as a BitmapAnd with the deadline
+#     index, so each update of a thousand checks sharing a deadline read all of
+#     their index entries). Nor were ranges: a range on a date (`$lt`, `$lte`,
 #     `$gt`, `$gte`) is now pushed down as a jsonpath filter
 #     (`_jsonb @? '$."deadline" ? (@ <= ms)'`), so the sweep's queries no longer read
 #     every check into FerretDB.

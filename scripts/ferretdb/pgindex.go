@@ -15,13 +15,15 @@ import (
 // FerretDB 1.24's PostgreSQL backend pushes an equality filter down as
 // `_jsonb->$1 @> $2` (`_jsonb#>$1 @> $2` for a dotted path), but the indexes it
 // creates for MongoDB indexes are btree indexes on `(_jsonb->'field')`, which
-// cannot serve `@>`: every pushed-down find, _id lookups included, scans the
-// whole table. indexJSONPaths adds, for every field that a MongoDB index of a
-// collection names (and for _id), a GIN jsonb_path_ops index on the expression
-// the queries use. PostgreSQL plans FerretDB's prepared statements with their
-// parameters substituted (custom plans), so the expression matches and the
-// planner uses the index. It only adds (and removes its own) indexes: query
-// results are unchanged.
+// cannot serve `@>`: every pushed-down find scans the whole table.
+// indexJSONPaths adds, for every field other than _id that a MongoDB index of a
+// collection names, a GIN jsonb_path_ops index on the expression the queries
+// use. (An _id filter is pushed down as `_jsonb->'_id' = ...` instead, which
+// FerretDB's own unique btree index serves: patches/query.go.overlay.)
+// PostgreSQL plans FerretDB's prepared statements with their parameters
+// substituted (custom plans), so the expression matches and the planner uses
+// the index. It only adds (and removes its own) indexes: query results are
+// unchanged.
 
 // ginIndexInfix marks the indexes indexJSONPaths creates: `<table>_hcgin_<hash>`.
 const ginIndexInfix = "_hcgin_"
@@ -90,7 +92,7 @@ func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error 
 }
 
 // wantedGinIndexes reads every database's FerretDB catalogue and returns, by
-// "schema.name", one index per field that _id or a MongoDB index names.
+// "schema.name", one index per field other than _id that a MongoDB index names.
 func wantedGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]ginIndex, error) {
 	schemas, err := firstColumn(ctx, conn, `SELECT table_schema FROM information_schema.tables WHERE table_name = '_ferretdb_database_metadata'`)
 	if err != nil {
@@ -112,10 +114,10 @@ func wantedGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]ginIndex,
 				rows.Close()
 				return nil, err
 			}
-			fields := map[string]bool{"_id": true}
+			fields := map[string]bool{}
 			for _, index := range indexes {
 				for field := range index.Key {
-					if !strings.HasPrefix(field, "$") {
+					if field != "_id" && !strings.HasPrefix(field, "$") {
 						fields[field] = true
 					}
 				}
