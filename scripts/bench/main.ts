@@ -14,7 +14,7 @@
  * database shows as latency in the figures instead of ending a phase with 503s.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
- *                    [--phases throughput,lateness,alerts,scale]
+ *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale]
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
@@ -58,9 +58,10 @@ const program = new Command('bench')
   .option('--duration <s>', 'seconds of each ping load', count, 20)
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
+  .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
   .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES]);
 program.parse();
-const opts = program.opts<{ checks: number; scale: number; duration: number; connections: number; trials: number; phases: Phase[] }>();
+const opts = program.opts<{ checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[] }>();
 const runs = (phase: Phase): boolean => opts.phases.includes(phase);
 
 function withPath(uri: string, path: string): string {
@@ -86,6 +87,12 @@ async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promi
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return false;
+}
+
+/** The median of `values` (the lower middle one of an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** Runs `measure` `trials` times, one after another, and pools the samples' values. */
@@ -160,7 +167,7 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${origin}/api/v3/status/`, 30_000);
     await waitForHttp(`${journalOrigin}/api/v3/status/`, 30_000);
-    const { project } = await createProject({ name: 'bench', checkLimit: 10 * opts.checks + opts.scale });
+    const { project } = await createProject({ name: 'bench', checkLimit: (10 + opts.massTrials) * opts.checks + opts.scale });
     // Established checks (up, pinged before), as a deployment's pings mostly hit: a first ping also records a flip.
     const paths = await createChecks(project._id, opts.checks, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date() });
     const ids = paths.map((p) => p.split('/').pop()!);
@@ -178,9 +185,17 @@ async function main(): Promise<void> {
       out(summaryRow(`flip recorded, one check alone (${opts.trials} trials)`, await trialsOf(opts.trials, () => measureLateness(origin, project._id, 1))));
     }
     if (runs('alerts')) {
-      const together = await measureAlertLatency(origin, project._id, opts.checks);
-      out(summaryRow(`flip recorded, ${opts.checks} cron checks due in the same instant`, together.flips));
-      out(summaryRow(`webhook alert received, ${opts.checks} cron checks due in the same instant`, together.alerts));
+      const masses: { flips: Summary; alerts: Summary }[] = [];
+      for (let i = 1; i <= opts.massTrials; i++) {
+        const together = await measureAlertLatency(origin, project._id, opts.checks);
+        masses.push(together);
+        const which = opts.massTrials > 1 ? ` (mass down ${i} of ${opts.massTrials})` : '';
+        out(summaryRow(`flip recorded, ${opts.checks} cron checks due in the same instant${which}`, together.flips));
+        out(summaryRow(`webhook alert received, ${opts.checks} cron checks due in the same instant${which}`, together.alerts));
+      }
+      if (masses.length > 1) {
+        out(`| median of the ${masses.length} mass downs' p99: flip recorded / webhook alert received | ${opts.checks} | | ${median(masses.map((m) => m.flips.p99))} / ${median(masses.map((m) => m.alerts.p99))} | |`);
+      }
       const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, project._id, 1, false)).alerts);
       out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);
     }
