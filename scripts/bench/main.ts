@@ -89,10 +89,11 @@ async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promi
   return false;
 }
 
-/** The median of `values` (the lower middle one of an even count). */
+/** The median of `values` (the mean of the two middle ones of an even count, rounded). */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? Math.round((sorted[middle - 1]! + sorted[middle]!) / 2) : sorted[Math.floor(middle)]!;
 }
 
 /** Runs `measure` `trials` times, one after another, and pools the samples' values. */
