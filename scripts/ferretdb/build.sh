@@ -26,6 +26,11 @@
 #   patches/msg_find.go.overlay, msg_explain.go.overlay -> internal/handler/: a dotted
 #     key (`outbox.recorded`) was dropped from every pushed-down filter; a date range
 #     on one is now kept (query.go pushes it down as a jsonpath that follows arrays).
+#   patches/collection.go.overlay -> internal/backends/postgresql/collection.go: every
+#     insert and update ran in a transaction of its own, although PostgreSQL runs one
+#     statement atomically by itself; FerretDB updates documents one at a time, so each
+#     update cost two more round trips (BEGIN, COMMIT). A single statement now runs
+#     on the pool; more than one still run in a transaction.
 #   patches/sjson.go.overlay, sjson_fast.go.overlay -> internal/handler/sjson/sjson.go,
 #     fast.go: decoding a stored document ran encoding/json's reflection decoder twice
 #     over every value and decoded its schema (as long as the data) anew each time:
@@ -50,6 +55,7 @@ GOFLAGS=-mod=mod "$go_bin" mod vendor
 cp "$src/patches/msg_update.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_update.go
 cp "$src/patches/msg_findandmodify.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_findandmodify.go
 cp "$src/patches/query.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/query.go
+cp "$src/patches/collection.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/collection.go
 cp "$src/patches/msg_find.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_find.go
 cp "$src/patches/msg_explain.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_explain.go
 cp "$src/patches/resource.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/util/resource/resource.go
