@@ -2,14 +2,15 @@
  * The drain protocol of the deadline index (workers/deadline-drain.ts) against
  * the run's real Redis: one drainer at a time, no wake-up lost while another
  * drains, reschedules and removals that never overwrite a newer schedule, and
- * a lost lease that stops the drain. The pass applier is the test's own
+ * a lost lease that stops the drain, timers of taken checks removed without
+ * losing a newer schedule. The pass applier is the test's own
  * function: what is under test is which entries the drain hands out, moves and
  * removes, not what applying them does (test/workers/deadlines.test.ts).
  */
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drainDeadlines, type ApplyPass, type DrainContext } from '../../workers/deadline-drain.js';
-import { deadlineIndexKey, redisOf } from '../../shared/queues/deadlines.js';
+import { deadlineIndexKey, redisOf, scheduleDeadlines } from '../../shared/queues/deadlines.js';
 import { testContext } from '../helpers/hooks.js';
 import { pendingTimer } from '../helpers/deadlines.js';
 
@@ -86,6 +87,31 @@ describe('drainDeadlines', () => {
     expect([taken, passes]).to.deep.equal([2, [['first'], ['second']]]);
     expect(await entries()).to.deep.equal([]);
     expect(await redis().exists(queue().toKey('drain-lease'), queue().toKey('drain-again'))).to.equal(0);
+  });
+
+  it('removes the pending timers of the checks it takes, and leaves those of checks not due', async () => {
+    // Timers 60 s away, as when the entries are due before their timers (a mass down's later timers).
+    const at = (checkId: string, ms: number) => ({ checkId, at: new Date(ms) });
+    await scheduleDeadlines(queue(), [at('a', T), at('b', T), at('later', T + 1_000)], new Date(T - 60_000));
+    expect(await drainDeadlines(ctx(settleAll), T)).to.equal(2);
+    expect(await pendingTimer('a')).to.equal(undefined);
+    expect(await pendingTimer('b')).to.equal(undefined);
+    expect((await pendingTimer('later'))?.data.at).to.equal(T + 1_000);
+    expect(await entries()).to.deep.equal(['later', String(T + 1_000)]);
+  });
+
+  it('gives a check scheduled again while its pass ran a timer for its new deadline, although its old timer was removed', async () => {
+    const at = (checkId: string, ms: number) => ({ checkId, at: new Date(ms) });
+    await scheduleDeadlines(queue(), [at('pinged', T), at('done', T)], new Date(T - 60_000));
+    const apply: ApplyPass = async (ids) => {
+      // A ping of 'pinged' arrives during the pass: new deadline, and its timer replaced.
+      await scheduleDeadlines(queue(), [at('pinged', T + 30_000)], new Date(T));
+      return new Set(ids.filter((id) => id !== 'pinged'));
+    };
+    await drainDeadlines(ctx(apply), T);
+    expect(await entries()).to.deep.equal(['pinged', String(T + 30_000)]);
+    expect((await pendingTimer('pinged'))?.data.at).to.equal(T + 30_000);
+    expect(await pendingTimer('done')).to.equal(undefined);
   });
 
   it('stops and fails when its lease is lost, leaving the entries for the retry', async () => {
