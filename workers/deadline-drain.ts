@@ -21,17 +21,18 @@
  *   still has the score that was read (compare-and-set in Lua), so a newer
  *   schedule written meanwhile is never overwritten; settled entries are removed
  *   the same way.
- * - **Timers of taken checks.** Once the passes due now are started, the drain
- *   removes the pending timers of the checks they took ({@link dropTimers}): they
- *   could only find the drain running, and a thousand checks due in the same
- *   instant would otherwise cost the worker 999 BullMQ jobs (about a sixth of its
- *   CPU during a mass down).
+ * - **Timers of settled checks.** A pass removes the pending timers of the checks
+ *   it settled ({@link dropTimers}): they could only wake a drain with nothing to
+ *   do, and a thousand checks due in the same instant would otherwise cost the
+ *   worker 999 BullMQ jobs (about a sixth of its CPU during a mass down). The
+ *   timers of checks not settled stay: each still owns its check should the drain
+ *   fail.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DRAIN_BATCH, deadlineIndexKey, deadlineTimerKey, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
+import { DRAIN_BATCH, TIMER_RETRIES, deadlineIndexKey, deadlineTimerKey, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
 import { logger } from '../shared/logger.js';
 
@@ -156,7 +157,7 @@ export async function drainDeadlines(ctx: DrainContext, atMs: number): Promise<n
     upTo = Number(flag);
   }
   // Still woken after MAX_ROUNDS: a new timer carries on, so this job ends (and a shutdown is not held up).
-  await ctx.queue.add('deadline', { at: upTo }, { jobId: `drain-${randomUUID()}`, removeOnComplete: true, removeOnFail: 1000 });
+  await ctx.queue.add('deadline', { at: upTo }, { jobId: `drain-${randomUUID()}`, ...TIMER_RETRIES });
   return taken;
 }
 
@@ -164,9 +165,6 @@ export async function drainDeadlines(ctx: DrainContext, atMs: number): Promise<n
 async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: string, upTo: number): Promise<number> {
   const held = new Set<string>();
   const passes = new Set<Promise<void>>();
-  /** Entries taken whose timers are not removed yet: removed once the passes due now are started, so those start first. */
-  let untimed: IndexEntry[] = [];
-  const drops: Promise<void>[] = [];
   let taken = 0;
   let idle = 0;
   let failure: unknown;
@@ -187,7 +185,10 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
       // Entries lost to a concurrent writer are taken again; a drain that keeps losing waits for its timer's retry.
       idle = done.length === 0 ? idle + 1 : 0;
       if (idle >= MAX_IDLE_PASSES) throw new Error(`${entries.length} due deadlines were not settled in ${idle} passes; retrying later`);
-      if (done.length > 0) await ctx.redis.eval(REMOVE_UNCHANGED, 1, k.index, ...done.flatMap((e) => [e.checkId, e.score]));
+      if (done.length > 0) {
+        await ctx.redis.eval(REMOVE_UNCHANGED, 1, k.index, ...done.flatMap((e) => [e.checkId, e.score]));
+        await dropTimers(ctx, done);
+      }
     } catch (err) {
       failure ??= err;
     } finally {
@@ -215,20 +216,16 @@ async function drainHeld(ctx: DrainContext, k: ReturnType<typeof keys>, token: s
           for (const e of entries) held.add(e.checkId);
           taken += entries.length;
           const running: Promise<void> = pass(entries).finally(() => passes.delete(running));
-          untimed.push(...entries);
           passes.add(running);
           continue;
         }
       }
-      if (untimed.length > 0) drops.push(dropTimers(ctx, untimed));
-      untimed = [];
       if (passes.size === 0) break;
       // With a slot free, look again soon: a check falling due meanwhile does not wait for a running pass.
       await Promise.race(passes.size < PASSES_IN_FLIGHT && failure === undefined ? [...passes, sleep(RECHECK_MS)] : passes);
     }
   } finally {
     clearInterval(renewal);
-    await Promise.all(drops);
   }
   if (failure !== undefined) throw failure;
   return taken;
@@ -253,14 +250,17 @@ async function dueBeyondHeld(redis: Redis, index: string, until: number, held: R
 }
 
 /**
- * Removes the pending timer jobs of the checks a pass took; a timer being processed
- * (locked) is left as it is. Removing a timer that is waiting also drops the
- * replacement BullMQ keeps for after it (`keepLastIfActive`), so a check scheduled
- * again meanwhile, whose entry no longer has the score taken, gets a timer for its
- * new deadline. The index entries read after the removals tell: a schedule is
- * written to the index before its timer, on one connection. Never throws: should
- * this fail part way, the timers left run for nothing, and a timer missing for a
- * rescheduled check is added by the sweep (ensureDeadlines).
+ * Removes the pending timer jobs of checks whose index entries a pass settled and
+ * removed; a timer being processed (locked: the drainer's own) is left as it is.
+ *
+ * A check scheduled again meanwhile has an index entry again, and the timer removed
+ * may be its new one (or one BullMQ dropped as a duplicate of the old timer while that
+ * was waiting), so every check whose entry exists after the removals gets a timer for
+ * the entry's deadline. A schedule writes its entry before its timer, on one
+ * connection, so a timer added after the removals belongs to an entry the read after
+ * them sees; such a timer is kept (the one added here does not replace). Never throws:
+ * should this fail part way, the timers left wake a drain for nothing, and a timer
+ * missing for a rescheduled check is added by the sweep (ensureDeadlines).
  */
 async function dropTimers(ctx: DrainContext, entries: readonly IndexEntry[]): Promise<void> {
   try {
@@ -270,10 +270,10 @@ async function dropTimers(ctx: DrainContext, entries: readonly IndexEntry[]): Pr
     const dropped = entries.filter((_, i) => removed[i]);
     if (dropped.length === 0) return;
     const scores = await ctx.redis.zmscore(deadlineIndexKey(queue), ...dropped.map((e) => e.checkId));
-    const moved = dropped.flatMap((e, i) => (scores[i] !== null && scores[i] !== e.score ? [{ checkId: e.checkId, at: new Date(Number(scores[i])) }] : []));
-    if (moved.length > 0) await queue.addBulk(moved.map((d) => timerOf(d, new Date(ctx.nowMs()), true)));
+    const again = dropped.flatMap((e, i) => (scores[i] === null ? [] : [{ checkId: e.checkId, at: new Date(Number(scores[i])) }]));
+    if (again.length > 0) await queue.addBulk(again.map((d) => timerOf(d, new Date(ctx.nowMs()), false)));
   } catch (err) {
-    log.warn({ err }, 'timers of taken deadlines not removed; the sweep adds any a reschedule lost');
+    log.warn({ err }, 'timers of settled deadlines not removed; the sweep adds any a reschedule lost');
   }
 }
 

@@ -12,7 +12,7 @@
  *   wakes a worker: the worker takes EVERY check whose deadline has passed from the
  *   index, up to {@link DRAIN_BATCH} per pass (workers/deadline-drain.ts), so a
  *   thousand checks due in the same instant are applied by the first timer to fire,
- *   in two batches, and the other timers find nothing left to do.
+ *   in two batches, and the drain removes the other timers of the checks it settled.
  *
  * The index entries and the timers are sent together on the queue's connection,
  * the entries first: one connection runs commands in order, so a timer never
@@ -55,6 +55,14 @@ export interface DeadlineAt {
   at: Date;
 }
 
+/** How a job of the `deadlines` queue is retried and kept: five attempts, 1 s backoff doubling, failures kept for inspection. */
+export const TIMER_RETRIES = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: 1000,
+} as const satisfies JobsOptions;
+
 /**
  * A check's timer job. In replace mode it replaces the check's pending timer; one added while that
  * timer is active is kept and created when it finishes, so a reschedule is never lost. Without
@@ -70,10 +78,7 @@ export function timerOf({ checkId, at }: DeadlineAt, now: Date, replace: boolean
     opts: {
       delay: Math.max(0, at.getTime() - now.getTime()),
       deduplication: replace ? { id, replace: true, keepLastIfActive: true } : { id },
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: true,
-      removeOnFail: 1000,
+      ...TIMER_RETRIES,
     },
   };
 }

@@ -2,7 +2,7 @@
  * The drain protocol of the deadline index (workers/deadline-drain.ts) against
  * the run's real Redis: one drainer at a time, no wake-up lost while another
  * drains, reschedules and removals that never overwrite a newer schedule, and
- * a lost lease that stops the drain, timers of taken checks removed without
+ * a lost lease that stops the drain, timers of settled checks removed without
  * losing a newer schedule. The pass applier is the test's own
  * function: what is under test is which entries the drain hands out, moves and
  * removes, not what applying them does (test/workers/deadlines.test.ts).
@@ -24,6 +24,7 @@ describe('drainDeadlines', () => {
   const entries = async () => redis().zrange(index(), '0', '-1', 'WITHSCORES');
   const ctx = (apply: ApplyPass, nowMs: () => number = () => T, leaseMs = LEASE_MS): DrainContext => ({ redis: redis(), queue: queue(), apply, nowMs, leaseMs });
   const settleAll: ApplyPass = async (ids) => new Set(ids);
+  const at = (checkId: string, ms: number) => ({ checkId, at: new Date(ms) });
 
   it('hands out the due entries in score order and removes those settled, leaving later ones', async () => {
     await redis().zadd(index(), T - 2, 'a', T, 'b', T + 1, 'later');
@@ -89,9 +90,8 @@ describe('drainDeadlines', () => {
     expect(await redis().exists(queue().toKey('drain-lease'), queue().toKey('drain-again'))).to.equal(0);
   });
 
-  it('removes the pending timers of the checks it takes, and leaves those of checks not due', async () => {
+  it('removes the pending timers of the checks it settles, and leaves those of checks not due', async () => {
     // Timers 60 s away, as when the entries are due before their timers (a mass down's later timers).
-    const at = (checkId: string, ms: number) => ({ checkId, at: new Date(ms) });
     await scheduleDeadlines(queue(), [at('a', T), at('b', T), at('later', T + 1_000)], new Date(T - 60_000));
     expect(await drainDeadlines(ctx(settleAll), T)).to.equal(2);
     expect(await pendingTimer('a')).to.equal(undefined);
@@ -100,13 +100,19 @@ describe('drainDeadlines', () => {
     expect(await entries()).to.deep.equal(['later', String(T + 1_000)]);
   });
 
-  it('gives a check scheduled again while its pass ran a timer for its new deadline, although its old timer was removed', async () => {
-    const at = (checkId: string, ms: number) => ({ checkId, at: new Date(ms) });
+  it('keeps the timers of checks it could not settle, so each still wakes a drain', async () => {
+    await scheduleDeadlines(queue(), [at('racing', T)], new Date(T - 60_000));
+    const error = await drainDeadlines(ctx(async () => new Set<string>()), T).then(() => undefined, (err: Error) => err);
+    expect(error?.message).to.equal('1 due deadlines were not settled in 3 passes; retrying later');
+    expect((await pendingTimer('racing'))?.data.at).to.equal(T);
+  });
+
+  it('gives a settled check scheduled again meanwhile a timer for its new deadline, although it removed that timer', async () => {
     await scheduleDeadlines(queue(), [at('pinged', T), at('done', T)], new Date(T - 60_000));
     const apply: ApplyPass = async (ids) => {
-      // A ping of 'pinged' arrives during the pass: new deadline, and its timer replaced.
+      // A ping of 'pinged' arrives after its pass stored it down: new deadline, and its timer replaced.
       await scheduleDeadlines(queue(), [at('pinged', T + 30_000)], new Date(T));
-      return new Set(ids.filter((id) => id !== 'pinged'));
+      return new Set(ids);
     };
     await drainDeadlines(ctx(apply), T);
     expect(await entries()).to.deep.equal(['pinged', String(T + 30_000)]);
