@@ -55,7 +55,7 @@ export interface Config {
   readonly sweepIntervalMs: number;
   /**
    * Deadline timers a worker runs at once (default 1). Each wakes a drain of the deadline
-   * index, which takes every due check and removes the waiting timers of those it took
+   * index, which takes every due check and removes the timers of those it settled
    * (workers/deadline-drain.ts); one drain runs in the deployment at a time, so another
    * timer of the same process could only raise its wake-up flag. More let a thousand
    * timers due together run alongside the drain and crowd it out (with 500, its first
