@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../shared/domain/status.js';
 import { completeOutbox, loadChannels, outboxEntry, pullEntries, type OutboxDeps, type OwedFlip } from '../shared/services/outbox.js';
-import { scheduleDeadlines, type DeadlineAt } from '../shared/queues/deadlines.js';
+import { deadlineTimerKey, pendingDeadline, scheduleDeadlines, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
 import { workerOptions } from '../shared/queues/index.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
@@ -193,9 +193,33 @@ export async function drainDue(deps: DeadlineDeps, redis: Redis, atMs: number): 
   return drainDeadlines({ redis, queue: deps.queues.deadlines, apply, nowMs, leaseMs: drainLeaseMs(appConfig.jobLockMs) }, atMs);
 }
 
+/** How a timer's deduplication id starts ({@link deadlineTimerKey}). */
+const TIMER_PREFIX = deadlineTimerKey('');
+
+/**
+ * After a timer's drain: if the timer's check (from its deduplication id) has an
+ * index entry later than the timer's moment, adds the check's timer for that entry.
+ * Two schedules of one check sent at once from two connections (two web processes,
+ * or a ping and a drain's reschedule) can reach Redis as entry of the newer, then
+ * timer of the newer, then timer of the older, which replaces it: the entry's
+ * deadline would then have no timer until the sweep. The timer added here, while
+ * this one is active, is created when it ends (`keepLastIfActive`), and checks again
+ * when it fires.
+ *
+ * @param atMs - The timer's moment, epoch milliseconds.
+ * @throws the Redis error (the timer is retried, and drains again for nothing).
+ */
+async function keepOwnTimer(queue: DeadlineDeps['queues']['deadlines'], job: Pick<Job, 'deduplicationId'>, atMs: number): Promise<void> {
+  const checkId = job.deduplicationId?.startsWith(TIMER_PREFIX) ? job.deduplicationId.slice(TIMER_PREFIX.length) : undefined;
+  if (!checkId) return;
+  const score = await pendingDeadline(queue, checkId);
+  if (score && score.getTime() > atMs) await queue.addBulk([timerOf({ checkId, at: score }, new Date(), true)]);
+}
+
 /**
  * Starts the `deadlines` consumer, `settings.deadlineConcurrency` timers at a
- * time. Each timer wakes a drain of the index; a job naming a check (left by the
+ * time. Each timer wakes a drain of the index, then makes sure its check's entry,
+ * if later, has a timer ({@link keepOwnTimer}); a job naming a check (left by the
  * one-job-per-check version) first marks that check due.
  *
  * @param deps - Connection, queues, clock and settings.
@@ -207,7 +231,9 @@ export function deadlineWorker(deps: WorkerDeps): Worker<DeadlinePayload, number
       const { checkId, at } = deadlinePayload(job);
       const now = deps.clock().getTime();
       if (checkId) await markDue(deps.connection, deps.queues.deadlines, checkId, now);
-      return drainDue(deps, deps.connection, at ?? now);
+      const taken = await drainDue(deps, deps.connection, at ?? now);
+      if (at !== undefined) await keepOwnTimer(deps.queues.deadlines, job, at);
+      return taken;
     },
     { ...workerOptions(deps.connection), concurrency: deps.settings.deadlineConcurrency },
   );

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../../shared/models/check.js';
 import { randomUUID } from 'node:crypto';
 import { Flip } from '../../shared/models/flip.js';
-import { scheduleDeadline, scheduleDeadlines } from '../../shared/queues/deadlines.js';
+import { deadlineIndexKey, redisOf, scheduleDeadline, scheduleDeadlines, timerOf } from '../../shared/queues/deadlines.js';
 import { indexedDeadlines } from '../helpers/deadlines.js';
 import { deadlineWorker } from '../../workers/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
@@ -113,6 +113,21 @@ describe('deadlines worker', () => {
     expect(new Set(flips.map((f) => f.checkId)).size).to.equal(ids.length);
     expect(flips.every((f) => f.created.getTime() === deadline.getTime())).to.equal(true);
     expect(await indexedDeadlines()).to.equal(0);
+  });
+
+  it('wakes at the deadline of a schedule whose timer an older schedule replaced in a race', async () => {
+    // Two schedules sent at once from two connections reached Redis as: entry of the newer
+    // deadline, its timer, then the older timer replacing it (entry later than the timer).
+    const now = Date.now();
+    const older = new Date(now + 300);
+    const newer = new Date(now + 1_500);
+    const check = await buildCheck(project, { status: 'up', timeout: 60, grace: 1, lastPing: new Date(newer.getTime() - 61_000), deadline: newer });
+    const { deadlines } = testContext().queues;
+    await redisOf(deadlines).zadd(deadlineIndexKey(deadlines), newer.getTime(), check._id);
+    await deadlines.addBulk([timerOf({ checkId: check._id, at: older }, new Date(now), true)]);
+    await wentDown(check._id);
+    const flips = await downFlips(check._id);
+    expect(flips.map((f) => f.created.getTime())).to.deep.equal([newer.getTime()]);
   });
 
   it('fails a job without a check id or a moment at once, without retries', async () => {
