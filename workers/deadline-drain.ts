@@ -32,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DRAIN_BATCH, TIMER_RETRIES, deadlineIndexKey, deadlineTimerKey, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
+import { DRAIN_BATCH, deadlineIndexKey, deadlineTimerKey, timerOf, wakeDrain, type DeadlineAt } from '../shared/queues/deadlines.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
 import { logger } from '../shared/logger.js';
 
@@ -157,7 +157,7 @@ export async function drainDeadlines(ctx: DrainContext, atMs: number): Promise<n
     upTo = Number(flag);
   }
   // Still woken after MAX_ROUNDS: a new timer carries on, so this job ends (and a shutdown is not held up).
-  await ctx.queue.add('deadline', { at: upTo }, { jobId: `drain-${randomUUID()}`, ...TIMER_RETRIES });
+  await wakeDrain(ctx.queue, upTo);
   return taken;
 }
 

@@ -10,7 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { config as appConfig } from '../shared/config.js';
-import { ensureDeadlines } from '../shared/queues/deadlines.js';
+import { ensureDeadlines, wakeDrain } from '../shared/queues/deadlines.js';
 import { bullOptions, workerOptions } from '../shared/queues/index.js';
 import { QueueName } from '../shared/queues/names.js';
 import { settleOutbox } from '../shared/services/outbox.js';
@@ -65,7 +65,10 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
  *    already past) gets its deadline added to the index if Redis has none (and
  *    a timer for it); an existing entry is left as it is. The horizon makes
  *    sure a deadline lost in Redis is back before it is due, not one interval
- *    late (index `{deadline: 1}`).
+ *    late (index `{deadline: 1}`). A check still not down {@link OWED_STALE_MS}
+ *    after its deadline was not woken in time (a timer later than its index
+ *    entry, which two schedules of one check racing over two connections can
+ *    leave): the sweep wakes a drain, which takes every due entry.
  * 2. Every outbox entry older than {@link OWED_STALE_MS} is settled: pulled
  *    when its flip is stored, otherwise completed (its flip and notifications
  *    written if missing; index `{outbox.recorded: 1}`).
@@ -91,8 +94,12 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
     .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'nPings' | 'outbox'>[]>()
     .cursor({ batchSize: BATCH_SIZE });
   let flips = 0;
+  let overdue = 0;
   const [deadlines] = await Promise.all([
-    inBatches(dueChecks, (batch) => ensureDeadlines(deps.queues.deadlines, batch.map((c) => ({ checkId: c._id, at: c.deadline! })), now)),
+    inBatches(dueChecks, (batch) => {
+      overdue += batch.filter((c) => c.deadline! <= staleBefore).length;
+      return ensureDeadlines(deps.queues.deadlines, batch.map((c) => ({ checkId: c._id, at: c.deadline! })), now);
+    }),
     inBatches(owingChecks, async (batch) => {
       const owed = batch.flatMap((check) => check.outbox.filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
       flips += owed.length;
@@ -100,8 +107,10 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
     }),
   ]);
 
+  // After ensureDeadlines: every overdue check has its entry, due, for the drain to take.
+  if (overdue > 0) await wakeDrain(deps.queues.deadlines, now.getTime());
   const notifications = await requeueStaleNotifications(deps, OWED_STALE_MS);
-  if (deadlines + flips + notifications > 0) log.info({ deadlines, flips, notifications }, 'sweep enqueued');
+  if (deadlines + flips + notifications + overdue > 0) log.info({ deadlines, flips, notifications, overdue }, 'sweep enqueued');
   return { deadlines, flips, notifications };
 }
 

@@ -19,6 +19,7 @@
  * fires before its entry exists. They are not one transaction: if Redis fails
  * between the two, the sweep adds what is missing ({@link ensureDeadlines}).
  */
+import { randomUUID } from 'node:crypto';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DeadlinePayload } from './payloads.js';
@@ -56,7 +57,7 @@ export interface DeadlineAt {
 }
 
 /** How a job of the `deadlines` queue is retried and kept: five attempts, 1 s backoff doubling, failures kept for inspection. */
-export const TIMER_RETRIES = {
+const TIMER_RETRIES = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: true,
@@ -110,6 +111,17 @@ export async function scheduleDeadlines(queue: Queue<DeadlinePayload>, deadlines
  */
 export async function scheduleDeadline(queue: Queue<DeadlinePayload>, checkId: string, at: Date, now: Date = new Date()): Promise<void> {
   await scheduleDeadlines(queue, [{ checkId, at }], now);
+}
+
+/**
+ * Adds a timer of its own (not a check's) that wakes a drain of the index at once:
+ * for the sweep when a check is overdue, and for a drain handing over to a new job.
+ *
+ * @param atMs - The moment to drain up to at least, epoch milliseconds.
+ * @throws the Redis error when the queue cannot be reached.
+ */
+export async function wakeDrain(queue: Queue<DeadlinePayload>, atMs: number): Promise<void> {
+  await queue.add('deadline', { at: atMs }, { jobId: `drain-${randomUUID()}`, ...TIMER_RETRIES });
 }
 
 /**

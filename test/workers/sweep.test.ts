@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { Check } from '../../shared/models/check.js';
 import { Notification } from '../../shared/models/notification.js';
-import { pendingDeadline, scheduleDeadline } from '../../shared/queues/deadlines.js';
+import { deadlineIndexKey, pendingDeadline, redisOf, scheduleDeadline, timerOf } from '../../shared/queues/deadlines.js';
 import { indexedDeadlines, pendingTimer } from '../helpers/deadlines.js';
 import { notifyJobId } from '../../shared/queues/notify.js';
 import { systemClock } from '../../shared/clock.js';
@@ -46,6 +46,23 @@ describe('runSweep', () => {
       await running.stop();
     }
     expect((await downFlips(check._id)).map((f) => f.created.getTime())).to.deep.equal([deadline?.getTime()]);
+  });
+
+  it('wakes a drain for a check overdue whose timer is later than its entry (left by two racing schedules)', async () => {
+    const deadline = inMs(-15_000);
+    const check = await buildCheck(project, { status: 'up', timeout: 60, grace: 1, lastPing: new Date(deadline.getTime() - 61_000), deadline });
+    const { deadlines } = testContext().queues;
+    await redisOf(deadlines).zadd(deadlineIndexKey(deadlines), deadline.getTime(), check._id);
+    await deadlines.addBulk([timerOf({ checkId: check._id, at: inMs(3_600_000) }, new Date(), true)]);
+    expect(await runSweep(deps())).to.deep.equal({ deadlines: 1, flips: 0, notifications: 0 });
+    expect((await pendingTimer(check._id))?.data.at).to.be.above(Date.now() + 3_000_000);
+    const running = startTestWorkers(deadlineWorker);
+    try {
+      await wentDown(check._id);
+    } finally {
+      await running.stop();
+    }
+    expect((await downFlips(check._id)).map((f) => f.created.getTime())).to.deep.equal([deadline.getTime()]);
   });
 
   it('leaves checks due after two sweep intervals to their own job', async () => {
