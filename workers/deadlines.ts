@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { Check, type CheckDoc } from '../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../shared/domain/status.js';
 import { completeOutbox, loadChannels, outboxEntry, pullEntries, type OutboxDeps, type OwedFlip } from '../shared/services/outbox.js';
-import { deadlineTimerKey, pendingDeadline, scheduleDeadlines, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
+import { checkIdOfTimerKey, pendingDeadline, scheduleDeadlines, timerOf, type DeadlineAt } from '../shared/queues/deadlines.js';
 import { QueueName } from '../shared/queues/names.js';
 import { workerOptions } from '../shared/queues/index.js';
 import type { DeadlinePayload } from '../shared/queues/payloads.js';
@@ -193,9 +193,6 @@ export async function drainDue(deps: DeadlineDeps, redis: Redis, atMs: number): 
   return drainDeadlines({ redis, queue: deps.queues.deadlines, apply, nowMs, leaseMs: drainLeaseMs(appConfig.jobLockMs) }, atMs);
 }
 
-/** How a timer's deduplication id starts ({@link deadlineTimerKey}). */
-const TIMER_PREFIX = deadlineTimerKey('');
-
 /**
  * After a timer's drain: if the timer's check (from its deduplication id) has an
  * index entry later than the timer's moment, adds the check's timer for that entry.
@@ -207,13 +204,14 @@ const TIMER_PREFIX = deadlineTimerKey('');
  * when it fires.
  *
  * @param atMs - The timer's moment, epoch milliseconds.
+ * @param now - Current time, for the new timer's delay.
  * @throws the Redis error (the timer is retried, and drains again for nothing).
  */
-async function keepOwnTimer(queue: DeadlineDeps['queues']['deadlines'], job: Pick<Job, 'deduplicationId'>, atMs: number): Promise<void> {
-  const checkId = job.deduplicationId?.startsWith(TIMER_PREFIX) ? job.deduplicationId.slice(TIMER_PREFIX.length) : undefined;
+async function keepOwnTimer(queue: DeadlineDeps['queues']['deadlines'], job: Pick<Job, 'deduplicationId'>, atMs: number, now: Date): Promise<void> {
+  const checkId = checkIdOfTimerKey(job.deduplicationId);
   if (!checkId) return;
   const score = await pendingDeadline(queue, checkId);
-  if (score && score.getTime() > atMs) await queue.addBulk([timerOf({ checkId, at: score }, new Date(), true)]);
+  if (score && score.getTime() > atMs) await queue.addBulk([timerOf({ checkId, at: score }, now, true)]);
 }
 
 /**
@@ -232,7 +230,7 @@ export function deadlineWorker(deps: WorkerDeps): Worker<DeadlinePayload, number
       const now = deps.clock().getTime();
       if (checkId) await markDue(deps.connection, deps.queues.deadlines, checkId, now);
       const taken = await drainDue(deps, deps.connection, at ?? now);
-      if (at !== undefined) await keepOwnTimer(deps.queues.deadlines, job, at);
+      if (at !== undefined) await keepOwnTimer(deps.queues.deadlines, job, at, deps.clock());
       return taken;
     },
     { ...workerOptions(deps.connection), concurrency: deps.settings.deadlineConcurrency },

@@ -44,9 +44,20 @@ export function redisOf(queue: Pick<Queue, 'opts'>): Redis {
   return connection as Redis;
 }
 
+/** How a check's timer deduplication id starts. */
+const TIMER_KEY_PREFIX = 'deadline-';
+
 /** The deduplication id of a check's timer; never contains `:` (also the id of the one-job-per-check version's job). */
 export function deadlineTimerKey(checkId: string): string {
-  return `deadline-${checkId}`;
+  return `${TIMER_KEY_PREFIX}${checkId}`;
+}
+
+/**
+ * The check a timer's deduplication id names ({@link deadlineTimerKey}), or undefined
+ * for another job (a drain's own wake-up has none).
+ */
+export function checkIdOfTimerKey(deduplicationId: string | undefined): string | undefined {
+  return deduplicationId?.startsWith(TIMER_KEY_PREFIX) ? deduplicationId.slice(TIMER_KEY_PREFIX.length) || undefined : undefined;
 }
 
 /** A check's deadline. */
