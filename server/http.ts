@@ -1,7 +1,4 @@
-/**
- * The HTTP listener of the web process, with a graceful close: stop
- * accepting, let requests in flight finish, then drop what is left.
- */
+/** The web process's HTTP listener, with a graceful close: stop accepting, let requests finish, drop the rest. */
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -14,10 +11,7 @@ export interface HttpServer {
   server: Server;
   /** The bound port (useful when 0 was asked for). */
   port: number;
-  /**
-   * Stops accepting connections and resolves once requests in flight have
-   * been answered; connections still busy after `drainTimeoutMs` are destroyed.
-   */
+  /** Stops accepting; resolves once requests in flight are answered, destroying those busy after `drainTimeoutMs`. */
   close(drainTimeoutMs?: number): Promise<void>;
 }
 
@@ -26,13 +20,7 @@ function endAfter(res: ServerResponse): void {
   if (!res.headersSent) res.setHeader('Connection', 'close');
 }
 
-/**
- * Listens on `port` (all interfaces, as a PaaS router expects).
- *
- * @param handler - Usually the Express app.
- * @param port - TCP port; 0 picks a free one.
- * @throws the listen error (e.g. EADDRINUSE).
- */
+/** Listens on `port` (0: any free one) on all interfaces. @throws the listen error (e.g. EADDRINUSE). */
 export async function listen(handler: RequestListener, port: number): Promise<HttpServer> {
   const inFlight = new Set<ServerResponse>();
   let closing = false;

@@ -1,6 +1,4 @@
-/**
- * Time as a parameter: services take a `Clock` so tests can pass a fixed one.
- */
+/** Time as a parameter: services take a `Clock` so tests can pass a fixed one. */
 
 /** Returns the current moment. */
 export type Clock = () => Date;

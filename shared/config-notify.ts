@@ -1,15 +1,7 @@
-/**
- * Alert delivery settings (behaviour.md §6). Part of `shared/config.ts`, which
- * reads and validates the environment; this module only holds the schema keys
- * and builds {@link NotifyConfig} from validated values.
- */
+/** Alert delivery settings (behaviour.md §6); shared/config.ts validates them. */
 import Joi from 'joi';
 
-/**
- * Alert delivery: SMTP, provider API base URLs (the real public ones by
- * default; tests point them at local receivers), service-wide credentials a
- * channel may omit, and the retry policy of `notify` jobs.
- */
+/** Alert delivery: SMTP, provider base URLs (tests point them at local receivers), fallback credentials, retries. */
 export interface NotifyConfig {
   /** smtp:// or smtps:// URL of the relay that sends alert emails. */
   readonly smtpUrl: string;
@@ -23,12 +15,9 @@ export interface NotifyConfig {
   readonly attempts: number;
   /** First retry delay, milliseconds; doubles per attempt. */
   readonly backoffMs: number;
-  /** Provider requests a worker process makes at once, notify jobs and the deadline worker's immediate alerts together (behaviour.md §6 rule 3: at most N concurrently). */
+  /** Provider requests a worker makes at once, notify jobs and the deadline worker's alerts together (behaviour.md §6 rule 3). */
   readonly concurrency: number;
-  /**
-   * Whether provider requests may reach loopback, private, link-local, multicast and
-   * other non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, as the reference; default false).
-   */
+  /** Whether provider requests may reach non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, default false). */
   readonly allowPrivateIps: boolean;
   readonly telegramApiUrl: string;
   /** Bot token used when a telegram channel names none. */
@@ -82,12 +71,7 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/**
- * The alert settings from the validated environment.
- *
- * @param value - The Joi-validated environment (hence `any` fields).
- * @param baseUrl - Site root, no trailing slash.
- */
+/** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash. */
 export function notifyConfigOf(value: Record<string, any>, baseUrl: string): NotifyConfig {
   return {
     smtpUrl: value.SMTP_URL,

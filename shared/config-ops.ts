@@ -1,9 +1,4 @@
-/**
- * Operations settings: Prometheus metrics (per project and per process), the
- * admin credential, and the worker's metrics listener. Part of
- * `shared/config.ts`, which reads and validates the environment; this module
- * only holds the schema keys and builds {@link OpsConfig} from validated values.
- */
+/** Operations settings: metrics, admin credential, worker metrics listener; shared/config.ts validates them. */
 import Joi from 'joi';
 
 /** HTTP Basic credential of the administrator (queue dashboard, process metrics). */
@@ -14,10 +9,7 @@ export interface AdminCredential {
 
 /** Operations settings. */
 export interface OpsConfig {
-  /**
-   * Whether `/projects/<uuid>/metrics/<read-only key>` is served (reference:
-   * `PROMETHEUS_ENABLED`, default true); off, those paths are 404.
-   */
+  /** Whether `/projects/<uuid>/metrics/<read-only key>` is served (reference: `PROMETHEUS_ENABLED`); off: 404. */
   readonly prometheusEnabled: boolean;
   /** Path of the process metrics in the web process (default `/metrics`). */
   readonly metricsPath: string;
@@ -46,12 +38,9 @@ export const opsSchemaKeys = {
 };
 
 /**
- * Builds the operations settings from the Joi-validated environment. An empty
- * `ADMIN_USER`, `ADMIN_PASSWORD` or `METRICS_TOKEN` counts as unset.
- *
- * @param value - The validated environment (`any` fields, as Joi returns them).
- * @throws Error when only one of ADMIN_USER and ADMIN_PASSWORD is set, or when
- *   WORKER_METRICS_PORT is set with neither credential (the listener would be open to anyone).
+ * The operations settings from the Joi-validated environment; an empty credential or token counts as unset.
+ * @throws Error when only one of ADMIN_USER and ADMIN_PASSWORD is set, or when WORKER_METRICS_PORT is set with
+ *   neither credential (the listener would be open to anyone).
  */
 export function opsConfigOf(value: Record<string, any>): OpsConfig {
   const user: string = value.ADMIN_USER;

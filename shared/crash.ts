@@ -1,10 +1,6 @@
 /**
- * Test-only crash points. The fault tests start a real process with
- * `NODE_ENV=test TEST_CRASH_AT=<name>`; when execution reaches the crash
- * point of that name the process kills itself with SIGKILL, exactly as a
- * `kill -9` at that instant would, and the test then checks that a restarted
- * process (or the sweep) completes the work exactly once. Without
- * TEST_CRASH_AT (always, outside tests) a crash point does nothing.
+ * Test-only crash points: under `NODE_ENV=test TEST_CRASH_AT=<name>` the process SIGKILLs itself there, as `kill -9`
+ * would, and fault tests check that a restart (or the sweep) completes the work once. Otherwise a no-op.
  */
 import { config } from './config.js';
 
@@ -19,11 +15,7 @@ export type CrashPoint =
   /** A notify attempt claimed its notification and is about to send it. */
   | 'notify-claimed';
 
-/**
- * Kills this process with SIGKILL when `TEST_CRASH_AT` names `point`.
- *
- * @param point - Where execution is.
- */
+/** Kills this process with SIGKILL when `TEST_CRASH_AT` names `point`. */
 export function crashPoint(point: CrashPoint): void {
   if (config.crashAt === point) process.kill(process.pid, 'SIGKILL');
 }

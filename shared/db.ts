@@ -1,16 +1,10 @@
-/**
- * MongoDB connection through Mongoose. Works with MongoDB, mongodb-memory-server
- * and FerretDB: no transactions and no FerretDB-only behaviour are relied on.
- */
+/** MongoDB through Mongoose; also FerretDB: no transactions or FerretDB-only behaviour relied on. */
 import mongoose from 'mongoose';
 import { config } from './config.js';
 import { describeMongoUri, reasonOf, UnreachableError } from './unreachable.js';
 
 /**
- * Connects the default Mongoose connection and builds the models' indexes.
- *
- * @param uri - A mongodb:// URI including the database name.
- * @param timeoutMs - How long to look for a server, in milliseconds (default CONNECT_TIMEOUT_MS, 10 s).
+ * Connects to `uri` (database included) and builds the models' indexes; `timeoutMs`: milliseconds (default CONNECT_TIMEOUT_MS).
  * @throws UnreachableError `cannot reach MongoDB at <hosts/db>: <reason>` when no server answers in time.
  */
 export async function connectDb(uri: string, timeoutMs: number = config.connectTimeoutMs): Promise<void> {

@@ -1,17 +1,11 @@
-/**
- * The one error type the service raises on purpose. `server/middleware/errors.ts`
- * maps it to HTTP; anything else becomes a logged 500.
- */
+/** The one error type raised on purpose; server/middleware/errors.ts maps it to HTTP, anything else is a 500. */
 
 /** How an {@link AppError} body is written. */
 export type ErrorBody = 'json' | 'text' | 'empty';
 
 /**
- * An error with an HTTP status.
- *
- * `body` selects the response shape: `json` gives `{"error": message}`,
- * `text` gives the message as `text/plain`, `empty` gives no body (behaviour.md
- * §3.5: 403, 405 and bad flips queries have empty bodies).
+ * An error with an HTTP status. `body`: `json` gives `{"error": message}`, `text` the message as text/plain, `empty`
+ * no body (behaviour.md §3.5: 403, 405 and bad flips queries).
  */
 export class AppError extends Error {
   constructor(

@@ -1,8 +1,4 @@
-/**
- * Process lifecycle shared by the web process, the worker process and
- * `npm start`: waiting for Redis at boot, and a bounded graceful shutdown on
- * SIGTERM/SIGINT.
- */
+/** Process lifecycle of web, worker and `npm start`: waiting for Redis at boot, a bounded graceful shutdown. */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { config } from './config.js';
@@ -10,29 +6,20 @@ import { logger } from './logger.js';
 import { reportRedisOutages } from './redis-outages.js';
 import { describeRedis, UnreachableError } from './unreachable.js';
 
-/**
- * How long a graceful shutdown may take before the process exits anyway, in
- * milliseconds. Heroku sends SIGKILL 30 s after SIGTERM; we stay well inside.
- */
+/** Longest a graceful shutdown may take, milliseconds; well inside Heroku's 30 s from SIGTERM to SIGKILL. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const redisLog = logger.child({ module: 'redis' });
 
 /**
- * Waits until `redis` is ready. A web connection has no offline queue, so a
- * command sent before this would fail. Meanwhile the connection's errors are
- * only recorded, so an unreachable Redis is one line (the error this throws)
- * instead of a stack trace per reconnection attempt; from then on its outages
- * are reported one line each ({@link reportRedisOutages}).
- *
- * @param timeoutMs - Give up after this many milliseconds (default CONNECT_TIMEOUT_MS, 10 s).
- * @throws UnreachableError `cannot reach Redis at <host:port/db> after <n> ms: <reason>` when Redis is not ready in time.
+ * Waits until `redis` is ready (a web connection has no offline queue); meanwhile its errors are only recorded, so an
+ * unreachable Redis is one line, not a stack trace per retry. `timeoutMs`: milliseconds (default CONNECT_TIMEOUT_MS).
+ * @throws UnreachableError `cannot reach Redis at <host:port/db> after <n> ms: <reason>` when not ready in time.
  */
 export async function waitForRedis(redis: Redis, timeoutMs: number = config.connectTimeoutMs): Promise<void> {
   const outages = reportRedisOutages(redis, redisLog, [], { quietUntilReady: true });
   if (redis.status === 'ready') return;
-  // Not events.once: it rejects on the first 'error' event, and ioredis emits one for
-  // every refused connection attempt while it keeps retrying.
+  // Not events.once: it rejects on the first 'error', which ioredis emits for every refused attempt while retrying.
   await new Promise<void>((resolve, reject) => {
     const onReady = (): void => {
       clearTimeout(timer);
@@ -48,13 +35,8 @@ export async function waitForRedis(redis: Redis, timeoutMs: number = config.conn
 }
 
 /**
- * Runs `close` once on the first SIGTERM or SIGINT, then exits: 0 when it
- * resolved, 1 when it threw or did not finish within {@link SHUTDOWN_TIMEOUT_MS}.
- * A second signal of the same kind gets Node's default handling (immediate
- * exit), so a stuck process can still be interrupted.
- *
- * @param close - Stops accepting work, waits for work in flight, closes connections.
- * @param log - Where progress and failures are logged.
+ * Runs `close` once on the first SIGTERM or SIGINT, then exits: 0 when it resolved, 1 when it threw or outlasted
+ * {@link SHUTDOWN_TIMEOUT_MS}. A second signal gets Node's default handling, so a stuck process can still be stopped.
  */
 export function onShutdown(close: () => Promise<void>, log: Logger): void {
   let closing = false;

@@ -1,8 +1,4 @@
-/**
- * pino logger; modules take a child: `const log = logger.child({ module: 'ping' })`.
- * API keys are redacted wherever they appear; ping URLs go through
- * {@link redactPingPath} before they are logged.
- */
+/** pino logger; modules take a child (`logger.child({ module: 'ping' })`). API keys are redacted. */
 import { pino } from 'pino';
 import { config } from './config.js';
 
@@ -16,12 +12,8 @@ export const logger = pino({
 const PING_PATH_RE = /(\/ping\/)[^?#]*/;
 
 /**
- * A request path fit for the logs: everything after `/ping/` is replaced, since
- * a Pinging API path carries a check UUID or a project's ping key, and either
- * lets anyone ping the check. Other paths are returned unchanged.
- *
- * @param path - A request path, with or without a query string.
- * @returns For example `/ping/[redacted]` for `/ping/<uuid>/fail`.
+ * A request path fit for the logs: what follows `/ping/` (a check UUID or ping key, with which anyone can ping)
+ * becomes `[redacted]`; other paths are unchanged.
  */
 export function redactPingPath(path: string): string {
   return path.replace(PING_PATH_RE, '$1[redacted]');

@@ -1,9 +1,4 @@
-/**
- * The worker process's optional metrics listener (`WORKER_METRICS_PORT`): a
- * bare HTTP server that answers `GET <METRICS_PATH>` with the process metrics,
- * behind the same credential as the web process's metrics. The worker has no
- * Express app, and this needs none.
- */
+/** The worker's optional metrics listener (`WORKER_METRICS_PORT`): bare HTTP, behind the web metrics' credential. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -46,11 +41,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Metric
   res.writeHead(200, { 'Content-Type': contentType }).end(req.method === 'HEAD' ? undefined : body);
 }
 
-/**
- * Starts the listener.
- *
- * @throws the listen error (e.g. EADDRINUSE).
- */
+/** Starts the listener. @throws the listen error (e.g. EADDRINUSE). */
 export async function startMetricsListener(options: MetricsListenerOptions): Promise<MetricsListener> {
   const server = createServer((req, res) => {
     answer(req, res, options).catch((err: unknown) => {
@@ -80,12 +71,8 @@ export interface WorkerMetrics {
 }
 
 /**
- * The worker process's metrics: tracks every queue's depth on `connection`
- * and, when `ops.workerMetricsPort` is set, serves the metrics there at `ops.metricsPath`.
- *
- * @param connection - The worker's Redis connection (not closed by `close()`).
- * @param ops - `config.ops`.
- * @throws the listen error (e.g. EADDRINUSE); nothing is left open then.
+ * Tracks every queue's depth on `connection` (left open by `close()`) and, with `ops.workerMetricsPort` set, serves
+ * the metrics there. @throws the listen error (e.g. EADDRINUSE); nothing is left open then.
  */
 export async function startWorkerMetrics(connection: Redis, ops: OpsConfig): Promise<WorkerMetrics> {
   const depths = trackQueueDepths(connection);

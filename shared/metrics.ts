@@ -1,8 +1,6 @@
 /**
- * Process metrics in the Prometheus text format (prom-client): Node's default
- * process metrics, the depth of every BullMQ queue, and latency histograms of
- * pings and alerts. One registry per process; the web process serves it at
- * `METRICS_PATH`, the worker on `WORKER_METRICS_PORT` (shared/metrics-listener.ts).
+ * Process metrics (prom-client): Node's defaults, BullMQ queue depths, ping and alert latency histograms; one registry
+ * per process, served at `METRICS_PATH` (web) or on `WORKER_METRICS_PORT` (worker).
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -59,21 +57,12 @@ const alertSeconds = new Histogram({
   registers: [registry],
 });
 
-/**
- * Records how long one ping request took.
- *
- * @param seconds - From the request's arrival to the end of its response, in seconds.
- */
+/** Records one ping request's time in seconds, from its arrival to the end of its response. */
 export function observePingSeconds(seconds: number): void {
   pingSeconds.observe(seconds);
 }
 
-/**
- * Records one delivered alert's latency.
- *
- * @param seconds - From the flip's `created` moment (for a missed deadline, the
- *   computed going-down moment) to the provider accepting the alert, in seconds.
- */
+/** Records one alert's latency in seconds, from the flip's `created` to the provider accepting the alert. */
 export function observeAlertSeconds(seconds: number): void {
   alertSeconds.observe(seconds);
 }
@@ -83,12 +72,7 @@ export interface QueueDepthTracking {
   close(): Promise<void>;
 }
 
-/**
- * Reports the depth of every queue in `QueueName` from now on, read at each
- * scrape through handles opened on `connection`. Call it once per process.
- *
- * @param connection - A Redis connection of the process; not closed by `close()`.
- */
+/** Reports every queue's depth from now on, read on `connection` (left open by `close()`) per scrape; once per process. */
 export function trackQueueDepths(connection: Redis): QueueDepthTracking {
   const queues = Object.values(QueueName).map((name) => new Queue(name, bullOptions(connection)));
   for (const queue of queues) trackedQueues.add(queue);

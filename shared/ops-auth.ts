@@ -1,8 +1,6 @@
 /**
- * Checks the `Authorization` header of operator endpoints (queue dashboard,
- * process metrics) against the configured admin credential or metrics token.
- * Comparisons hash both sides first, so they take the same time whatever the
- * lengths, and then compare in constant time.
+ * Checks the `Authorization` header of operator endpoints against the admin credential or metrics token; both sides
+ * are hashed first, so the constant-time comparison does not reveal lengths either.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AdminCredential } from './config-ops.js';
@@ -23,10 +21,7 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-/**
- * The user and password of an `Authorization: Basic …` header (RFC 7617; the
- * password may contain `:`), or null when the header is not Basic or malformed.
- */
+/** User and password of an `Authorization: Basic …` header (RFC 7617; the password may hold `:`), or null. */
 export function basicCredentialOf(header: string | undefined): AdminCredential | null {
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header ?? '');
   if (!match) return null;
@@ -35,14 +30,7 @@ export function basicCredentialOf(header: string | undefined): AdminCredential |
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/**
- * Whether the header carries the admin credential (`Basic`) or, when `bearer`
- * is allowed, the metrics token (`Bearer`).
- *
- * @param header - The request's `Authorization` header, if any.
- * @param secrets - What is configured.
- * @param bearer - Whether the metrics token is accepted (process metrics: yes; dashboard: no).
- */
+/** Whether the header carries the admin credential (`Basic`) or, if `bearer` (process metrics), the metrics token. */
 export function operatorAllowed(header: string | undefined, secrets: OperatorSecrets, bearer: boolean): boolean {
   const basic = basicCredentialOf(header);
   if (basic && secrets.admin) {

@@ -1,8 +1,4 @@
-/**
- * Redis trouble as one log line per outage. ioredis emits an `error` for every
- * failed reconnection attempt, and BullMQ queues on the connection re-emit
- * each one; without a listener both print a stack trace per attempt.
- */
+/** Redis trouble as one log line per outage, not a stack trace per failed reconnect (and per queue re-emitting it). */
 import type { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -18,27 +14,15 @@ export interface RedisOutages {
 
 /** Options of {@link reportRedisOutages}. */
 export interface OutageOptions {
-  /**
-   * Say nothing until the connection has been ready once: at boot `waitForRedis`
-   * reports a Redis that never came up, as the one line the process stops with.
-   */
+  /** Say nothing until first ready: at boot, `waitForRedis` reports a Redis that never came up. */
   quietUntilReady?: boolean;
 }
 
 const tracked = new WeakMap<Redis, RedisOutages>();
 
 /**
- * Starts (or continues) reporting `redis`'s outages to `log`: one warning when
- * the connection is lost (`Redis unreachable; retrying`, with its address and
- * reason) and one info line when it is back. An error while the connection is
- * ready (a failed command) is logged as a warning each time. Calling it again
- * for the same connection adds `emitters` and keeps the first call's options.
- *
- * @param redis - The connection.
- * @param log - Where the lines go.
- * @param emitters - Queues on the connection; their `error` events count as the connection's.
- * @param options - See {@link OutageOptions}.
- * @returns The connection's outage record.
+ * Reports `redis`'s outages to `log`: a warning when it is lost, an info line when it is back, a warning per error
+ * while ready. `emitters` (its queues) count as the connection; a second call adds them, keeping the first's options.
  */
 export function reportRedisOutages(
   redis: Redis,

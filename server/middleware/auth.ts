@@ -1,8 +1,4 @@
-/**
- * API key authentication (behaviour.md §3.2). The key comes from `X-Api-Key`,
- * or, when that header is absent, from the POST body's `api_key`. Keys are
- * looked up by their SHA-256 digest and the digest compared in constant time.
- */
+/** API key authentication (behaviour.md §3.2): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest. */
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
@@ -38,9 +34,7 @@ function sameDigest(a: string, b: string): boolean {
 }
 
 /**
- * Requires an API key; sets `req.auth`.
- *
- * @param access - `read` also accepts read-only keys; `write` refuses them.
+ * Requires an API key and sets `req.auth`; `read` access also accepts read-only keys.
  * @throws AppError(401) `missing api key` (not 32 characters) or `wrong api key`.
  */
 export function requireKey(access: Access): RequestHandler {
@@ -58,11 +52,7 @@ export function requireKey(access: Access): RequestHandler {
   };
 }
 
-/**
- * The authenticated request's auth.
- *
- * @throws Error when `requireKey` did not run (a programming error).
- */
+/** The request's auth. @throws Error when `requireKey` did not run (a programming error). */
 export function authOf(req: Request): Auth {
   if (!req.auth) throw new Error('requireKey must run first');
   return req.auth;

@@ -1,7 +1,6 @@
 /**
- * JSON body parsing for the Management API (behaviour.md §3.3): parsed only for
- * POST with a non-empty body, UTF-8 strictly, before the key check; an empty
- * body is `{}`; the Content-Type header is not consulted.
+ * JSON bodies of the Management API (behaviour.md §3.3): POST only, strict UTF-8, before the key check; an empty body
+ * is `{}`; Content-Type is ignored.
  */
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
@@ -12,7 +11,6 @@ const readRaw = express.raw({ type: () => true, limit: '1mb' });
 
 /**
  * Reads and parses the body into `req.body` (a plain object).
- *
  * @throws AppError(400) `could not parse request body` for bad JSON or UTF-8;
  *   `json validation error: value is not an object` for a non-object.
  */

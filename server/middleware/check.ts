@@ -1,8 +1,6 @@
 /**
- * The `<uuid>` / `<unique_key>` path segment of Management API routes:
- * its shape (behaviour.md §3.1 rule 3, §3.4 rule 3) and loading the check it
- * names, with 404 for an unknown check and 403 for another project's check
- * (§3.2 rule 7, §3.5 evaluation order steps 5–6).
+ * The `<uuid>`/`<unique_key>` segment of Management API routes: its shape (behaviour.md §3.1 rule 3, §3.4 rule 3) and
+ * the check it names, 404 when unknown, 403 in another project (§3.2 rule 7, §3.5 evaluation order steps 5–6).
  */
 import type { Request, RequestHandler } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -29,13 +27,8 @@ export type CheckIdForms = 'uuid' | 'uuid-or-key';
 const KEY_METHODS = ['GET', 'OPTIONS'];
 
 /**
- * Route-shape guard for `endpoint()`: 404 when `:code` (or `:n`) has the wrong
- * shape, before the method is considered. A `unique_key` path allows only
- * GET: other methods get 405 and the advertised methods shrink to GET.
- *
- * @param forms - Whether `:code` may also be a `unique_key`.
- * @throws AppError(404) for a malformed segment; AppError(405, empty) for a
- *   write method on a `unique_key` path.
+ * Route-shape guard for `endpoint()`, before the method counts; `forms` says whether `:code` may be a `unique_key`.
+ * @throws AppError(404) for a malformed `:code` or `:n`; AppError(405, empty) for a non-GET on a `unique_key` path.
  */
 export function checkPath(forms: CheckIdForms): RequestHandler {
   return (req, res, next) => {
@@ -50,12 +43,8 @@ export function checkPath(forms: CheckIdForms): RequestHandler {
 }
 
 /**
- * Loads the check named by `:code` into `req.check`. Runs after `requireKey`.
- * A UUID is looked up everywhere, so another project's check is told apart
- * (403); a `unique_key` is looked up only within the key's project.
- *
- * @throws AppError(404) when no check matches; AppError(403, empty) when it
- *   belongs to another project.
+ * Loads the check `:code` names into `req.check`, after `requireKey`; a UUID is looked up everywhere to tell 403 apart.
+ * @throws AppError(404) when no check matches; AppError(403, empty) when it belongs to another project.
  */
 export const loadCheck: RequestHandler = async (req, _res, next) => {
   const { project } = authOf(req);
@@ -69,11 +58,7 @@ export const loadCheck: RequestHandler = async (req, _res, next) => {
   next();
 };
 
-/**
- * The check `loadCheck` loaded.
- *
- * @throws Error when `loadCheck` did not run (a programming error).
- */
+/** The check `loadCheck` loaded. @throws Error when `loadCheck` did not run (a programming error). */
 export function checkOf(req: Request): CheckDoc {
   if (!req.check) throw new Error('loadCheck must run first');
   return req.check;

@@ -1,18 +1,10 @@
-/**
- * Per-path method handling with CORS (behaviour.md §3.4): OPTIONS → 204 with no
- * auth, a method not allowed → 405 with an empty body, and CORS headers on every
- * response. `HEAD` is not treated as GET (405).
- */
+/** Per-path methods with CORS (behaviour.md §3.4): OPTIONS 204 without auth; other methods, HEAD too, 405 empty. */
 import type { RequestHandler, Router } from 'express';
 
 /** Handlers per allowed method. */
 export type MethodHandlers = Partial<Record<'GET' | 'POST' | 'DELETE', RequestHandler[]>>;
 
-/**
- * Sets the CORS headers of an endpoint allowing `methods`.
- *
- * @param methods - Allowed methods, without OPTIONS.
- */
+/** Sets the CORS headers of an endpoint allowing `methods` (OPTIONS added). */
 export function corsHeaders(methods: string[]): RequestHandler {
   const allow = [...methods, 'OPTIONS'].join(', ');
   return (_req, res, next) => {
@@ -30,10 +22,8 @@ const noContent: RequestHandler = (_req, res) => void res.status(204).end();
 const notAllowed: RequestHandler = (_req, res) => void res.status(405).end();
 
 /**
- * Mounts `handlers` on `path` of `router`, answering OPTIONS and 405 itself.
- *
- * @param guard - Runs first for every method, before OPTIONS and 405 (for
- *   example a 404 for a malformed id, since route match comes first in §3.5).
+ * Mounts `handlers` on `path`, answering OPTIONS and 405 itself; `guard` runs first for every method (a 404 for a
+ * malformed id: route match comes first in §3.5).
  */
 export function endpoint(router: Router, path: string, handlers: MethodHandlers, guard?: RequestHandler): void {
   const route = router.route(path).all(corsHeaders(Object.keys(handlers)));

@@ -1,8 +1,4 @@
-/**
- * The sole mapping from errors to HTTP. `AppError` gives its status and body
- * shape; a database that cannot be reached is a 503; anything else is logged
- * (with a ping URL's key or UUID redacted) and answered 500.
- */
+/** The sole mapping from errors to HTTP: `AppError` as it says, unreachable database 503, else a logged 500. */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../shared/errors.js';
 import { logger, redactPingPath } from '../../shared/logger.js';
@@ -38,10 +34,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   res.status(500).json({ error: 'internal error' });
 };
 
-/**
- * The 4xx status Express or its parsers attached to an error (a malformed
- * percent-encoding in the path, a body over the limit), or undefined.
- */
+/** The 4xx status Express or a parser attached to an error (bad percent-encoding, body too large), or undefined. */
 function clientErrorStatus(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;

@@ -1,16 +1,10 @@
-/**
- * Guards operator endpoints (queue dashboard, process metrics) with the admin
- * credential (HTTP Basic) or, where allowed, the metrics token (Bearer).
- */
+/** Guards operator endpoints with the admin credential (Basic) or, where allowed, the metrics token (Bearer). */
 import type { RequestHandler } from 'express';
 import { operatorAllowed, type OperatorSecrets } from '../../shared/ops-auth.js';
 import { AppError } from '../../shared/errors.js';
 
 /**
- * Requires the operator's credential.
- *
- * @param secrets - The configured admin credential and metrics token.
- * @param bearer - Whether `Authorization: Bearer <METRICS_TOKEN>` is also accepted.
+ * Requires the admin credential or, with `bearer`, also `Authorization: Bearer <METRICS_TOKEN>`.
  * @throws AppError(401) `authentication required`, with a Basic challenge so a browser asks.
  */
 export function requireOperator(secrets: OperatorSecrets, bearer: boolean): RequestHandler {

@@ -1,8 +1,4 @@
-/**
- * The Management API version of a request (behaviour.md §3.1 rule 1, §7 item 5):
- * the same endpoints answer under `/api/v1/`, `/api/v2/` and `/api/v3/`, and
- * the version is read from the path prefix the router was mounted at.
- */
+/** A request's Management API version, from its `/api/v<N>/` mount path (behaviour.md §3.1 rule 1, §7 item 5). */
 import type { Request, RequestHandler } from 'express';
 
 /** The API versions served; 3 is current, 1 and 2 are what older clients speak. */
@@ -17,11 +13,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/**
- * Marks every request through the router it is mounted on as `version`.
- *
- * @param version - The version of the mount path (`/api/v<version>`).
- */
+/** Marks every request through the router it is mounted on (`/api/v<version>`) as `version`. */
 export function useApiVersion(version: ApiVersion): RequestHandler {
   return (req, _res, next) => {
     req.apiVersion = version;
@@ -29,11 +21,7 @@ export function useApiVersion(version: ApiVersion): RequestHandler {
   };
 }
 
-/**
- * The request's API version.
- *
- * @throws Error when no versioned router handled the request (a programming error).
- */
+/** The request's API version. @throws Error when no versioned router handled it (a programming error). */
 export function apiVersionOf(req: Request): ApiVersion {
   if (req.apiVersion === undefined) throw new Error('useApiVersion must run first');
   return req.apiVersion;

@@ -1,17 +1,8 @@
-/**
- * The OpenAPI 3.1 description of the Management API v3, served at
- * `/api/v3/openapi.json`. test/server/openapi/ checks it against the routes
- * the app serves and validates real responses against its schemas.
- */
+/** The OpenAPI 3.1 description of Management API v3 (`/api/v3/openapi.json`); test/server/openapi/ checks it. */
 import { paths, parameters, responses } from './paths.js';
 import { schemas, type Json } from './schemas.js';
 
-/**
- * Builds the description.
- *
- * @param baseUrl - Site root without a trailing slash (config `baseUrl`); the server is `<baseUrl>/api/v3`.
- * @returns A JSON-serialisable OpenAPI 3.1 document.
- */
+/** The description, whose server is `<baseUrl>/api/v3` (config `baseUrl`). */
 export function openApiDocument(baseUrl: string): { [key: string]: Json } {
   return {
     openapi: '3.1.0',

@@ -1,7 +1,6 @@
 /**
- * The `paths`, `parameters` and `responses` of the v3 description: every
- * endpoint of the seed's Management API summary and behaviour.md §3.6, with
- * the statuses and bodies of §3.5. Paths are relative to the `/api/v3` server.
+ * `paths`, `parameters` and `responses` of the v3 description: the endpoints of the seed's Management API summary and
+ * behaviour.md §3.6, with the statuses and bodies of §3.5; paths relative to `/api/v3`.
  */
 import { UNIQUE_KEY_PATTERN, UUID_PATTERN, type Json } from './schemas.js';
 

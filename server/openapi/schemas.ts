@@ -1,9 +1,6 @@
 /**
- * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the Management API's
- * objects: Check (behaviour.md §1.3), Ping log entry (§1.5), Flip (§1.6),
- * Integration (§1.7), badge URLs (§3.12), the error body (§3.5) and the
- * create/update payload (§3.7). Responses are closed (no other members), so a
- * test that validates real responses catches a field the description lacks.
+ * JSON Schemas (2020-12) of the Management API's objects (behaviour.md §1.3, §1.5–§1.7, §3.5, §3.7, §3.12).
+ * Responses are closed, so validating real responses catches a field the description lacks.
  */
 
 /** A JSON value as the description holds it. */

@@ -1,6 +1,4 @@
-/**
- * Badge documents (behaviour.md §3.12 rule 6): `svg`, `json` and `shields`.
- */
+/** Badge documents (behaviour.md §3.12 rule 6): `svg`, `json` and `shields`. */
 import type { Response } from 'express';
 import { makeBadge } from 'badge-maker';
 import { BADGE_COLORS, SHIELDS_COLORS, type BadgeSummary } from '../../shared/domain/badge-status.js';
@@ -17,13 +15,8 @@ export function isBadgeFormat(fmt: string): fmt is BadgeFormat {
 }
 
 /**
- * Sends a badge document.
- *
- * @param res - The response; CORS and caching headers are the route's.
- * @param fmt - `svg`: a flat two-part badge (`image/svg+xml`); `json`:
- *   `{status, total, grace, down}`; `shields`: shields.io endpoint JSON.
- * @param label - Left-hand text: the tag, the site name, or the check's name.
- * @param summary - What the counted checks add up to.
+ * Sends a badge: `svg` (flat, two-part), `json` (`{status, total, grace, down}`) or `shields` (shields.io endpoint
+ * JSON); `label` is the tag, site name or check name. CORS and caching headers are the route's.
  */
 export function sendBadge(res: Response, fmt: BadgeFormat, label: string, summary: BadgeSummary): void {
   if (fmt === 'json') {

@@ -1,6 +1,4 @@
-/**
- * Integration JSON (behaviour.md §1.7).
- */
+/** Integration JSON (behaviour.md §1.7). */
 import type { ChannelDoc } from '../../shared/models/channel.js';
 
 /** A channel as `GET channels/` lists it. */

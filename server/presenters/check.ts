@@ -1,6 +1,4 @@
-/**
- * Check JSON (behaviour.md §1.3), fields in the reference's output order.
- */
+/** Check JSON (behaviour.md §1.3), fields in the reference's output order. */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { graceStart, liveStatus, type LiveStatus } from '../../shared/domain/status.js';
 import { config } from '../../shared/config.js';
@@ -64,12 +62,7 @@ export interface CheckJson {
   tz?: string;
 }
 
-/**
- * The API representation of a check.
- *
- * @param check - The check as stored.
- * @param view - Key kind and the current moment.
- */
+/** The API representation of a check, for `view`'s key kind, moment and API version. */
 export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
   const json: CheckJson = {
     name: check.name,
@@ -117,9 +110,8 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
 }
 
 /**
- * The live status (§2.3), except that v1 reports a run in progress as
- * `started` whatever the stored status, until the run overruns its grace time
- * and the check shows `down` (reference: `Check.get_status(with_started=True)`).
+ * The live status (§2.3), except that v1 shows a run in progress as `started` until it overruns its grace
+ * (reference: `Check.get_status(with_started=True)`).
  */
 function shownStatus(check: CheckDoc, view: CheckView): ShownStatus {
   const status = liveStatus(check, view.now);

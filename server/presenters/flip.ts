@@ -1,6 +1,4 @@
-/**
- * Flip JSON (behaviour.md §1.6).
- */
+/** Flip JSON (behaviour.md §1.6). */
 import type { FlipDoc } from '../../shared/models/flip.js';
 import { isoSeconds } from './time.js';
 

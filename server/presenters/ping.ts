@@ -1,7 +1,4 @@
-/**
- * Ping log entry JSON (behaviour.md §1.5) and the `duration` pairing of
- * completion pings with their start (§2.6 rule 3).
- */
+/** Ping log entry JSON (behaviour.md §1.5) and the `duration` pairing of completions with their start (§2.6 rule 3). */
 import type { PingDoc, PingKind } from '../../shared/models/ping.js';
 import { config } from '../../shared/config.js';
 import type { ApiVersion } from '../middleware/version.js';
@@ -12,9 +9,8 @@ const MS_PER_SECOND = 1000;
 /** Starts older than this (milliseconds) are not paired (§2.6 rule 3: under 72 hours). */
 const MAX_PAIRING_MS = 72 * 3600 * MS_PER_SECOND;
 
-/** The ping fields the list shows; `hasBody` replaces the body bytes. */
+/** The ping fields the list shows; `hasBody` (a non-empty body is stored) replaces the body bytes. */
 export type ListedPing = Pick<PingDoc, 'n' | 'created' | 'kind' | 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'rid' | 'exitStatus'> & {
-  /** Whether a non-empty body is stored. */
   hasBody: boolean;
 };
 
@@ -40,20 +36,13 @@ export interface PingJson {
 export interface PingsView {
   /** The request's API version, the path of `body_url` (behaviour.md §1.5). */
   version: ApiVersion;
-  /**
-   * Whether entries carry `exitstatus`. The reference does not expose it (§1.5), so it is
-   * only added when the request asks (`?exitstatus=1`); without that the entries are the reference's.
-   */
+  /** Whether entries carry `exitstatus`, only on request (`?exitstatus=1`): the reference does not expose it (§1.5). */
   exitStatus: boolean;
 }
 
 /**
- * Durations of completion pings, in milliseconds by `n`: each success or fail
- * entry is paired with the most recent earlier start of the same rid (null
- * matches null), when no other completion with that rid lies between and the
- * gap is under 72 hours. Log and ignored entries do not break a pairing.
- *
- * @param pings - The listed pings, newest first.
+ * Durations in ms by `n` of completions (`pings` newest first): each success or fail pairs with the latest earlier
+ * start of the same rid (null matches null) if no completion of that rid lies between and the gap is under 72 hours.
  */
 export function pairDurations(pings: ListedPing[]): Map<number, number> {
   const starts = new Map<string | null, Date>();
@@ -71,13 +60,7 @@ export function pairDurations(pings: ListedPing[]): Map<number, number> {
   return durations;
 }
 
-/**
- * The ping log of a check, in the order given.
- *
- * @param checkId - The check's UUID, for `body_url`.
- * @param pings - Newest first.
- * @param view - API version and whether to add `exitstatus`.
- */
+/** The ping log of a check (`pings` newest first), for `view`'s API version and `exitstatus` choice. */
 export function presentPings(checkId: string, pings: ListedPing[], view: PingsView): PingJson[] {
   const durations = pairDurations(pings);
   return pings.map((ping) => {

@@ -1,9 +1,6 @@
 /**
- * A project's checks as Prometheus metrics, byte for byte as the reference
- * writes them (hc/integrations/prometheus/views.py `metrics`): the same metric
- * names, HELP and TYPE lines, a blank line between families, and labels
- * written `{name="…", tags="…", unique_key="…"}` with a space after each
- * comma. prom-client cannot write that label spacing, so this is written by hand.
+ * A project's checks as Prometheus metrics, byte for byte as the reference's prometheus `metrics` view writes them;
+ * by hand, since prom-client cannot write its label spacing (`{name="…", tags="…"}`).
  */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { liveStatus, type CheckState } from '../../shared/domain/status.js';
@@ -33,13 +30,7 @@ function family(name: string, help: string, samples: string[]): string {
   return `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${samples.join('')}`;
 }
 
-/**
- * The metrics text of a project.
- *
- * @param checks - The project's checks in creation order.
- * @param now - The moment live statuses are computed at (behaviour.md §2.3).
- * @returns The body of `GET /projects/<uuid>/metrics/<key>`.
- */
+/** The body of `GET /projects/<uuid>/metrics/<key>`: `checks` in creation order, live statuses at `now`. */
 export function renderProjectMetrics(checks: MetricsCheck[], now: Date): string {
   const rows = checks.map((check) => ({
     labels: `{name="${escapeLabel(check.name)}", tags="${escapeLabel(check.tags)}", unique_key="${uniqueKeyOf(check._id)}"}`,

@@ -1,7 +1,6 @@
 /**
- * The Management API (seed: Management API summary; behaviour.md §3),
- * mounted at `/api/v1`, `/api/v2` and `/api/v3` (§3.1 rule 1). Paths are matched exactly: case-sensitive, and a
- * collection needs its trailing slash (§3.1 rule 2).
+ * The Management API (behaviour.md §3) at `/api/v1`, `/api/v2` and `/api/v3` (§3.1 rule 1); paths match exactly,
+ * case-sensitive, collections with their trailing slash (rule 2).
  */
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
@@ -14,12 +13,7 @@ import { endpoint } from '../middleware/endpoint.js';
 import { openApiDocument } from '../openapi/document.js';
 import { config } from '../../shared/config.js';
 
-/**
- * Composes the Management API's routers, and serves its OpenAPI 3.1
- * description at `openapi.json` (no key needed).
- *
- * @param deps - Clock and queues used by the check endpoints.
- */
+/** The Management API's routers, and its OpenAPI description at `openapi.json` (no key needed). */
 export function apiRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const openapi = JSON.stringify(openApiDocument(config.baseUrl));

@@ -1,13 +1,7 @@
 /**
- * Badge documents, served without an API key (behaviour.md §3.12 rules 2–7):
- *
- * - `/badge/<project badge key>/<sig>[-2]/<tag>.<fmt>`: checks carrying the tag;
- * - `/badge/<project badge key>/<sig>[-2].<fmt>`: all checks (`*`);
- * - `/b/<states>/<check badge key>.<fmt>`: one check.
- *
- * Every response has CORS headers and `Cache-Control: no-cache`; OPTIONS gives 204.
- * A path the reference would not route, an unknown key, a bad signature or a
- * bad format gives 404.
+ * Badges without an API key (behaviour.md §3.12 rules 2–7): `/badge/<project badge key>/<sig>[-2]/<tag>.<fmt>`,
+ * `/badge/<project badge key>/<sig>[-2].<fmt>` (all checks), `/b/<states>/<check badge key>.<fmt>`. CORS and no-cache
+ * on every response; 404 for a path the reference would not route, an unknown key, a bad signature or format.
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -114,11 +108,7 @@ function checkBadge(clock: Clock): RequestHandler {
   };
 }
 
-/**
- * Router for badge documents; mount at the site root.
- *
- * @param clock - Gives "now" for the checks' live status.
- */
+/** Router for badge documents, mounted at the site root; `clock` gives the live statuses' "now". */
 export function badgeRouter(clock: Clock = systemClock): Router {
   // Case-sensitive, as the reference: `/BADGE/…` and `/B/…` are no route (behaviour.md §3.12 rule 2).
   const router = Router({ caseSensitive: true });

@@ -1,8 +1,4 @@
-/**
- * `GET badges/` (behaviour.md §3.6 List badges, §3.12 rules 1–2): the six
- * badge URLs of every distinct tag in the project, plus `*` for all checks.
- * Read-only keys allowed.
- */
+/** `GET badges/` (behaviour.md §3.6 List badges, §3.12 rules 1–2): the URLs of each tag and `*`; read-only keys too. */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';

@@ -16,11 +16,7 @@ import * as checks from '../services/checks.js';
 import { apiVersionOf } from '../middleware/version.js';
 import { AppError } from '../../shared/errors.js';
 
-/**
- * Routes under `checks/`, relative to `/api/v<N>`.
- *
- * @param deps - The clock (for live status) and the queues (deadlines, flips).
- */
+/** Routes under `checks/`, relative to `/api/v<N>`. */
 export function checksRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const view = (req: Request): CheckView => ({ readOnly: authOf(req).readOnly, now: deps.clock(), version: apiVersionOf(req) });

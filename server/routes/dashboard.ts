@@ -1,13 +1,6 @@
 /**
- * The web dashboard (issue 9): `GET /` serves its page and `/dashboard/<file>`
- * its scripts and styles, from `server/dashboard/`. The page signs in with a
- * project API key and reads and writes through the v3 Management API only.
- *
- * The page and every file are served with a Content-Security-Policy that allows
- * nothing but this origin (no inline script, no CDN: the dashboard works
- * offline). The files are served from the checkout as they are (tsc does not
- * copy them into dist/), so a deployment runs from the whole checkout, as
- * `npm start` and the Procfile do.
+ * The web dashboard (README, Dashboard): `GET /` and `/dashboard/<file>` from the checkout's `server/dashboard/` (tsc
+ * does not copy them to dist/), with a Content-Security-Policy allowing this origin only.
  */
 import { fileURLToPath } from 'node:url';
 import express, { Router, type Response } from 'express';

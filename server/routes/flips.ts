@@ -1,8 +1,4 @@
-/**
- * `GET checks/<uuid>/flips/` and `GET checks/<unique_key>/flips/`
- * (behaviour.md §3.6 List flips): a bare JSON array (seed wins), read-only
- * keys allowed, 400 with an empty body for a bad query.
- */
+/** `GET checks/<uuid or unique_key>/flips/` (behaviour.md §3.6 List flips): a bare array (seed wins); bad query 400. */
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { endpoint } from '../middleware/endpoint.js';
@@ -14,11 +10,7 @@ import { presentFlip } from '../presenters/flip.js';
 import { listFlips } from '../services/flips.js';
 import { AppError } from '../../shared/errors.js';
 
-/**
- * Routes under `checks/<code>/flips/`, relative to `/api/v<N>`.
- *
- * @param deps - The clock, for the `seconds` filter.
- */
+/** Routes under `checks/<code>/flips/`, relative to `/api/v<N>`; `deps.clock` serves the `seconds` filter. */
 export function flipsRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   endpoint(

@@ -1,8 +1,6 @@
 /**
- * Operator endpoints of the web process: process metrics at `METRICS_PATH`
- * (admin credential or `METRICS_TOKEN`) and the BullMQ dashboard (bull-board)
- * at {@link QUEUE_DASHBOARD_PATH} (admin credential). Neither is mounted when
- * no credential that opens it is configured.
+ * Operator endpoints: process metrics at `METRICS_PATH` (admin or `METRICS_TOKEN`) and bull-board at
+ * {@link QUEUE_DASHBOARD_PATH} (admin), each mounted only when a credential that opens it is set.
  */
 import { Router } from 'express';
 import { createBullBoard } from '@bull-board/api';
@@ -17,12 +15,7 @@ import { requireOperator } from '../middleware/operator.js';
 /** Where the queue dashboard is mounted. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
-/**
- * Builds the operator router.
- *
- * @param ops - Paths and credentials (`config.ops` unless a test passes its own).
- * @param queues - The queues the dashboard shows (the web process's producer handles).
- */
+/** The operator router for `ops` (`config.ops` unless a test passes its own); the dashboard shows `queues`. */
 export function opsRouter(ops: OpsConfig, queues: Queues): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const secrets = { admin: ops.admin, metricsToken: ops.metricsToken };

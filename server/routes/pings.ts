@@ -1,8 +1,4 @@
-/**
- * Ping log endpoints of the Management API (behaviour.md §3.6): list pings
- * and get a ping's body. Read-write keys only. `?exitstatus=1` adds each
- * entry's exit status to the list (an extension for the dashboard; §1.5 does not expose it).
- */
+/** Ping log endpoints (behaviour.md §3.6), read-write keys only; `?exitstatus=1` is the dashboard's extension. */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';

@@ -1,16 +1,6 @@
 /**
- * Per-project Prometheus metrics, as the reference serves them
- * (hc/integrations/prometheus/urls.py and views.py `metrics`):
- *
- * - `GET /projects/<uuid>/metrics/<read-only API key>`
- * - `GET /projects/<uuid>/checks/metrics/<read-only API key>` (older form)
- * - `GET /projects/<uuid>/metrics/` with `Authorization: Bearer <read-only API key>`
- *
- * As in the reference, the project is the one the key belongs to; the UUID in
- * the path only has to be well formed. No Bearer header → 401, a key that is
- * not 32 characters → 400, a key that is not a project's read-only key (a
- * read-write key included) → 403; those bodies are empty. Mounted only when
- * `PROMETHEUS_ENABLED` is on; otherwise the paths are 404.
+ * Per-project Prometheus metrics at the reference's three paths (README, Operations). The key picks the project, the
+ * UUID only has to be well formed; no Bearer → 401, key not 32 characters → 400, not a read-only key → 403 (empty).
  */
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Clock } from '../../shared/clock.js';
@@ -39,11 +29,7 @@ function keyOf(req: Request): string {
   return header.slice('Bearer '.length);
 }
 
-/**
- * Builds the metrics router.
- *
- * @param clock - The moment live statuses are computed at.
- */
+/** The metrics router; `clock` gives the moment live statuses are computed at. */
 export function projectMetricsRouter(clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const serve: RequestHandler = async (req, res) => {

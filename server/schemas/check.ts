@@ -1,7 +1,6 @@
 /**
- * The create/update check payload (behaviour.md §3.7). Keys are declared in
- * the order the reference reports the first error (§3.7 rule 4), and within a
- * field the rules run type → length/range → pattern/semantics.
+ * The create/update check payload (behaviour.md §3.7): keys in the order the reference reports the first error (rule
+ * 4); within a field, type → length/range → pattern/semantics.
  */
 import Joi from 'joi';
 import { config } from '../../shared/config.js';
@@ -45,12 +44,8 @@ export interface CheckInput {
 }
 
 /**
- * `timeout`/`grace`: an integral JSON number in [minPeriodSeconds, 31536000].
- * Its own type rather than `Joi.number()` because the reference treats
- * booleans as the numbers 1 and 0, below its 60 s floor (→ "too small"), and
- * huge numbers must read "too large" (behaviour.md §3.7 rule 2), which Joi's
- * number type reports differently. Booleans stay "too small" even when tests
- * lower the floor to 1 s.
+ * `timeout`/`grace`: an integral JSON number in [minPeriodSeconds, 31536000]. Not `Joi.number()`: booleans must read
+ * "too small" (the reference takes them as 1 and 0) and huge numbers "too large" (behaviour.md §3.7 rule 2).
  */
 const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
   type: 'seconds',

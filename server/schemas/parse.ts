@@ -1,16 +1,8 @@
-/**
- * Running a Joi schema and turning its first error into the API's message.
- * Every Management API validation message is written here, in one table, so
- * the wording of behaviour.md §3.7 lives in one place.
- */
+/** Runs Joi schemas; every Management API validation message (behaviour.md §3.7) is in this one table. */
 import type Joi from 'joi';
 import { AppError } from '../../shared/errors.js';
 
-/**
- * Joi error code → message template. `{{#label}}` is the field name (labels
- * are not wrapped in quotes). The `seconds.*`, `schedule.*`, `tz.*` and
- * `unique.*` codes come from this module's own rules and extension.
- */
+/** Joi error code → message; `{{#label}}` is the bare field name; `seconds.*` to `unique.*` are our own codes. */
 export const MESSAGES: Record<string, string> = {
   'string.base': '{{#label}} is not a string',
   'string.max': '{{#label}} is too long',
@@ -31,12 +23,8 @@ export const MESSAGES: Record<string, string> = {
 export const VALIDATION_PREFIX = 'json validation error: ';
 
 /**
- * Validates a JSON body strictly: no coercion between strings, numbers and
- * booleans, unknown fields ignored, first error only (behaviour.md §3.7, §3.3 rule 4).
- *
- * @param schema - An object schema whose keys are in the order errors are reported.
- * @param body - The parsed request body.
- * @returns The validated value (for example `tz` rewritten to its canonical name).
+ * Validates a JSON body strictly (behaviour.md §3.7, §3.3 rule 4): no coercion, unknown fields ignored, the first error
+ * in key order only; returns the value (`tz` made canonical).
  * @throws AppError(400) `json validation error: <field> <problem>`.
  */
 export function parseBody<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
@@ -51,14 +39,7 @@ export function parseBody<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
   return value;
 }
 
-/**
- * Validates query parameters, converting strings where the schema says so.
- *
- * @param schema - An object schema for the query.
- * @param query - `req.query` as parsed by Express (strings and string arrays).
- * @param bad - The error to throw when the query is invalid.
- * @throws `bad` when any parameter is invalid.
- */
+/** Validates `req.query`, converting strings where the schema says so. @throws `bad` when any parameter is invalid. */
 export function parseQuery<T>(schema: Joi.ObjectSchema<T>, query: unknown, bad: AppError): T {
   const { value, error } = schema.validate(query, { convert: true, allowUnknown: true, stripUnknown: true });
   if (error) throw bad;

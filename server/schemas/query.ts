@@ -1,7 +1,4 @@
-/**
- * Query strings of the list endpoints (behaviour.md §3.6). Express 5's simple
- * query parser gives a string, or an array of strings for a repeated name.
- */
+/** Query strings of the list endpoints (behaviour.md §3.6): a string, or an array for a repeated name. */
 import Joi from 'joi';
 import { MAX_PERIOD_SECONDS } from './check.js';
 
@@ -33,11 +30,7 @@ export const listChecksQuerySchema: Joi.ObjectSchema<ListChecksQuery> = Joi.obje
   slug: stringOrList.custom((value: string | string[]) => lastOf(value) || undefined),
 });
 
-/**
- * A decimal integer 0…`max` given as digits only: no sign, no fraction, no
- * exponent (behaviour.md §3.6 List flips rule 2). The last value of a repeated
- * parameter counts.
- */
+/** Digits only (no sign, fraction, exponent), 0…`max` (behaviour.md §3.6 List flips rule 2); the last repeat counts. */
 function unixInteger(max: number): Joi.AlternativesSchema {
   return stringOrList.custom((value: string | string[], helpers) => {
     const digits = lastOf(value);

@@ -1,8 +1,6 @@
 /**
- * From a validated payload to stored check fields: which fields an update
- * writes (behaviour.md §3.6 Create rule 6, Update rules 1–3), the deprecated
- * `subject`/`subject_fail` (§3.11), the `channels` parameter (§3.10) and the
- * upsert lookup (§3.9).
+ * From a validated payload to stored check fields (behaviour.md §3.6 Create rule 6, Update rules 1–3): the deprecated
+ * `subject`/`subject_fail` (§3.11), the `channels` parameter (§3.10), the upsert lookup (§3.9).
  */
 import type { QueryFilter } from 'mongoose';
 import type { CheckDoc } from '../../shared/models/check.js';
@@ -48,23 +46,12 @@ const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
 };
 
 /**
- * The check fields a payload writes; absent payload fields are left out.
- *
- * - In API v1 and v2 a `name` also sets `slug` to the slugified name; an
- *   explicit `slug` in the same payload wins (behaviour.md §7 item 5; v3 never
- *   derives it, §3.6 Create rule 5).
- * - A `schedule` makes a cron check and a given `timeout` is then not saved;
- *   otherwise a `timeout` makes a simple check (Create rule 6, Update rule 3).
- * - `subject` sets `success_kw` and `subject_fail` sets `failure_kw`; then
- *   `filter_subject` becomes whether either keyword list is non-empty (§3.11 rule 1).
- * - `legacySubject` records whether the email keywords now come from the
- *   deprecated fields: true when `subject` or `subject_fail` is given without
- *   `filter_subject`, `success_kw` or `failure_kw`; false when any of those
- *   three is given (§3.11 rule 4); unchanged otherwise.
- *
- * @param current - The keywords stored now (a create passes the defaults).
- * @param input - The validated payload.
- * @param version - The request's API version.
+ * The check fields a payload writes (absent ones left out); `current` holds the stored keywords (defaults on create).
+ * - v1/v2: `name` also sets `slug` to its slugified form unless `slug` is given (§7 item 5; v3 never, Create rule 5).
+ * - `schedule` makes a cron check (a `timeout` is then not saved), else `timeout` a simple one (Create 6, Update 3).
+ * - `subject`/`subject_fail` set `success_kw`/`failure_kw`, and `filter_subject` = either is non-empty (§3.11 rule 1).
+ * - `legacySubject`: true when `subject` or `subject_fail` comes without `filter_subject`, `success_kw` and
+ *   `failure_kw`; false when any of those three does (§3.11 rule 4); else unchanged.
  */
 export function fieldsOf(
   current: Pick<CheckDoc, 'successKw' | 'failureKw'>,
@@ -95,15 +82,10 @@ export function fieldsOf(
 }
 
 /**
- * Resolves the `channels` parameter to channel UUIDs of the project (§3.10):
- * `*` is every channel, `""` none, otherwise comma-separated tokens (no
- * trimming) each matching exactly one channel by UUID or exact name.
- *
- * @param projectId - Only this project's channels match.
- * @param spec - The `channels` parameter; undefined leaves the assignment alone.
- * @returns The UUIDs (each once), or undefined when `spec` is undefined.
- * @throws AppError(400) `empty channel identifier`, `invalid channel
- *   identifier: <token>` or `non-unique channel identifier: <token>`.
+ * The project's channel UUIDs (each once) the `channels` parameter names (§3.10): `*` all, `""` none, else
+ * comma-separated untrimmed tokens, each one channel's UUID or exact name; undefined stays undefined.
+ * @throws AppError(400) `empty channel identifier`, `invalid channel identifier: <token>` or
+ *   `non-unique channel identifier: <token>`.
  */
 export async function resolveChannels(projectId: string, spec: string | undefined): Promise<string[] | undefined> {
   if (spec === undefined) return undefined;
@@ -121,12 +103,7 @@ export async function resolveChannels(projectId: string, spec: string | undefine
   return [...ids];
 }
 
-/**
- * The MongoDB filter an upsert looks for (§3.9), or null when it cannot match:
- * `unique` empty or absent, or naming a field absent from the payload.
- *
- * @param projectId - Only this project's checks match.
- */
+/** The upsert's filter within the project (§3.9); null when `unique` is empty or names a field the payload lacks. */
 export function upsertFilter(projectId: string, input: CheckInput): QueryFilter<CheckDoc> | null {
   if (!input.unique?.length) return null;
   const filter: Record<string, unknown> = { projectId };

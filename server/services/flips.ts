@@ -1,6 +1,4 @@
-/**
- * Listing a check's flips (behaviour.md §3.6 List flips, §2.7 rule 3).
- */
+/** Listing a check's flips (behaviour.md §3.6 List flips, §2.7 rule 3). */
 import type { QueryFilter } from 'mongoose';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import type { FlipsQuery } from '../schemas/query.js';
@@ -8,12 +6,8 @@ import type { FlipsQuery } from '../schemas/query.js';
 const MS_PER_SECOND = 1000;
 
 /**
- * The check's changes into `up` or `down`, newest first. Changes into
- * `paused` or `new` are stored but are not flips in the API's sense (seed).
- *
- * @param query - `seconds` (0 = no filter): created ≥ now − seconds;
- *   `start`: created ≥ start; `end`: created < end; UNIX seconds, combined with AND.
- * @param now - The current moment, for `seconds`.
+ * The check's changes into `up` or `down` (seed), newest first. `query`, UNIX seconds, ANDed: created ≥ `now` −
+ * `seconds` (0: none), ≥ `start`, < `end`.
  */
 export async function listFlips(checkId: string, query: FlipsQuery, now: Date): Promise<FlipDoc[]> {
   const lower: number[] = [];

@@ -1,6 +1,4 @@
-/**
- * Reading a check's ping log (behaviour.md §3.6 List pings, Get ping body).
- */
+/** Reading a check's ping log (behaviour.md §3.6 List pings, Get ping body). */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { Ping, type PingDoc } from '../../shared/models/ping.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
@@ -13,10 +11,7 @@ const MAX_LISTED_PINGS = 1000;
 /** An empty body, which counts as no body (§1.5 `body_url`). */
 const EMPTY_BODY = Buffer.alloc(0);
 
-/**
- * The newest `min(ping_log_limit, 1000)` pings of a check, newest first,
- * without their bodies but saying whether a non-empty body is stored.
- */
+/** The newest `min(ping_log_limit, 1000)` pings of a check, newest first, with `hasBody` instead of bodies. */
 export async function listPings(project: ProjectDoc, check: CheckDoc): Promise<ListedPing[]> {
   const limit = Math.min(project.pingLogLimit, MAX_LISTED_PINGS);
   const pings = await Ping.find({ checkId: check._id }, { body: 0 }).sort({ n: -1 }).limit(limit).lean<PingDoc[]>();
@@ -32,9 +27,7 @@ export async function listPings(project: ProjectDoc, check: CheckDoc): Promise<L
 
 /**
  * The stored body of ping number `n`, byte for byte.
- *
- * @throws AppError(404) when `n` is outside the retained window
- *   (`n ≤ n_pings − ping_log_limit`), no ping has that number, or its body is empty.
+ * @throws AppError(404) when `n ≤ n_pings − ping_log_limit`, no ping has that number, or its body is empty.
  */
 export async function pingBody(project: ProjectDoc, check: CheckDoc, n: number): Promise<Buffer> {
   if (n <= check.nPings - project.pingLogLimit) throw notFound();

@@ -1,9 +1,4 @@
-/**
- * The smtpd process (Procfile `smtpd: node dist/server/smtpd/main.js`):
- * receives email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN
- * (behaviour.md §5). Shuts down on SIGTERM/SIGINT within 10 s (shared/lifecycle.ts).
- * MongoDB not reachable at start is one fatal log line; Redis trouble one line per outage.
- */
+/** The smtpd process (Procfile `smtpd`): email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN (behaviour.md §5). */
 import { config } from '../../shared/config.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
@@ -19,9 +14,8 @@ const log = logger.child({ module: 'smtpd' });
 
 async function main(): Promise<void> {
   await connectDb(config.mongodbUri);
-  // Like the web process: a Redis outage must not hold SMTP sessions open; the
-  // worker's sweep catches up on deadlines and flips that could not be queued.
-  // So smtpd starts without Redis, and says so in one line until it is back.
+  // Starts without Redis, as the web process: an outage must not hold SMTP sessions open, and the worker's sweep
+  // catches up on deadlines and flips that could not be queued.
   const redis = createRedis(config.redisUrl, 'web');
   const queues = openQueues(redis);
   reportRedisOutages(redis, log, Object.values(queues));

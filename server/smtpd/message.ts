@@ -1,16 +1,11 @@
-/**
- * MIME parsing of an inbound message into the parts keyword filters read
- * (behaviour.md §5 rule 3), with mailparser and html-to-text.
- */
+/** MIME parsing of an inbound message into what keyword filters read (behaviour.md §5 rule 3). */
 import { simpleParser } from 'mailparser';
 import { compile, type SelectorDefinition } from 'html-to-text';
 import type { EmailContent } from '../../shared/domain/email.js';
 
 /**
- * html-to-text renders some elements for display: upper-cased headings and
- * table headers, link targets in brackets, image alt texts, list bullets.
- * Keyword matching is case-sensitive and should see only the document's own
- * text, so those are switched off; the reference merely strips tags.
+ * html-to-text's display rendering (upper-cased headings, link targets, alt texts, bullets) switched off: keywords are
+ * case-sensitive and should see only the document's text, as the reference's tag stripping gives.
  */
 const PLAIN_SELECTORS: SelectorDefinition[] = [
   ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
@@ -23,23 +18,14 @@ const PLAIN_SELECTORS: SelectorDefinition[] = [
 
 const htmlConverter = compile({ wordwrap: false, selectors: PLAIN_SELECTORS });
 
-/**
- * An HTML document as text: tags stripped, `script` and `style` content
- * skipped, entities decoded, runs of whitespace collapsed to one space.
- *
- * @param html - The decoded HTML part.
- */
+/** HTML as text: tags stripped, `script`/`style` skipped, entities decoded, whitespace runs collapsed to one space. */
 export function htmlToPlainText(html: string): string {
   return htmlConverter(html).replace(/\s+/g, ' ').trim();
 }
 
 /**
- * Parses a raw message. Headers are decoded (RFC 2047) and parts are decoded
- * from their transfer encoding and charset. A message too broken to parse
- * yields an empty subject and no parts.
- *
- * @param raw - The message as received after DATA, headers included.
- * @returns The subject, the plain-text part(s) and the HTML part(s) as text.
+ * Parses a raw message (headers included): headers (RFC 2047), transfer encodings and charsets decoded; a message too
+ * broken to parse gives an empty subject and no parts.
  */
 export async function parseMessage(raw: Buffer): Promise<EmailContent> {
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true }).catch(

@@ -1,7 +1,4 @@
-/**
- * What a badge reports (behaviour.md §3.12 rules 4–6): which checks count and
- * how their live statuses add up to `up`, `late` or `down`. Pure.
- */
+/** What a badge reports: which checks count and how their live statuses add up (behaviour.md §3.12 rules 4–6). Pure. */
 import type { LiveStatus } from './status.js';
 
 /** The status word of a badge. */
@@ -10,14 +7,11 @@ export type BadgeStatus = 'up' | 'late' | 'down';
 /** 2-state badges show up/down only; 3-state badges also show late (seed: Badge set). */
 export type BadgeStates = 2 | 3;
 
-/** A badge's numbers: the `json` document of behaviour.md §3.12 rule 6. */
+/** A badge's numbers, the `json` document of behaviour.md §3.12 rule 6; `grace` counts in 2-state mode too. */
 export interface BadgeSummary {
   status: BadgeStatus;
-  /** Checks counted. */
   total: number;
-  /** Counted checks in grace, also in 2-state mode. */
   grace: number;
-  /** Counted checks that are down. */
   down: number;
 }
 
@@ -32,12 +26,8 @@ export const SHIELDS_COLORS: Readonly<Record<BadgeStatus, string>> = {
 };
 
 /**
- * Adds up live statuses (behaviour.md §3.12 rule 5): `down` if any is down,
- * else `late` if any is in grace and the badge is 3-state, else `up`. New and
- * paused checks count as up; an overrun run is already `down` in its live status.
- *
- * @param statuses - Live statuses of the counted checks, from `liveStatus()`.
- * @param states - 2 or 3.
+ * Adds up live statuses (behaviour.md §3.12 rule 5): `down` if any is down, else `late` if any is in grace and the
+ * badge is 3-state, else `up`. New and paused checks count as up; an overrun run is already `down`.
  */
 export function summarizeBadge(statuses: readonly LiveStatus[], states: BadgeStates): BadgeSummary {
   const down = statuses.filter((s) => s === 'down').length;
@@ -48,13 +38,7 @@ export function summarizeBadge(statuses: readonly LiveStatus[], states: BadgeSta
   return { status, total: statuses.length, grace, down };
 }
 
-/**
- * Whether a check's space-separated `tags` carry `tag` as an exact token
- * (behaviour.md §3.12 rule 4; the reference splits on spaces and trims).
- *
- * @param tags - The check's `tags` string.
- * @param tag - The badge's tag (not `*`).
- */
+/** Whether space-separated `tags` carry `tag` (not `*`) as an exact token (behaviour.md §3.12 rule 4). */
 export function hasTag(tags: string, tag: string): boolean {
   return tags.split(' ').some((token) => token.trim() !== '' && token.trim() === tag);
 }

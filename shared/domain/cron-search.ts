@@ -1,9 +1,6 @@
 /**
- * Finding cron matches on a wall clock (behaviour.md §2.4 rules 4 and 6).
- *
- * A wall time is a time zone's local date and time, written as the
- * milliseconds since the epoch that the same date and time would have in UTC
- * ("wall ms"). Pure, no imports but cron.ts.
+ * Finding cron matches on a wall clock (behaviour.md §2.4 rules 4 and 6). Pure. "Wall ms": a zone's local date and
+ * time written as the epoch milliseconds the same date and time would have in UTC.
  */
 import { LAST, type CronFields } from './cron.js';
 
@@ -41,15 +38,7 @@ function matchesDayOfWeek(cron: CronFields, year: number, month: number, day: nu
   );
 }
 
-/**
- * Whether a calendar day matches the day-of-month and day-of-week fields:
- * both when either field starts with `*`, else either one (rule 4, Vixie cron).
- *
- * @param cron - A parsed expression.
- * @param year - Full year.
- * @param month - Month 1–12.
- * @param day - Day of the month 1–31.
- */
+/** Whether a day (`month` 1–12) matches day-of-month and day-of-week: both if one starts with `*`, else one (rule 4). */
 export function matchesDay(cron: CronFields, year: number, month: number, day: number): boolean {
   const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
   const dom = matchesDayOfMonth(cron, year, month, day);
@@ -64,14 +53,8 @@ function firstSet(flags: boolean[], from: number): number {
 }
 
 /**
- * The first wall minute in [`fromWallMs`, `endWallMs`) that matches every
- * field. Skips whole months and days that cannot match, so a search over
- * decades stays in the tens of thousands of steps at most.
- *
- * @param cron - A parsed expression.
- * @param fromWallMs - Start of the search, wall ms on a whole minute.
- * @param endWallMs - Exclusive end of the search, wall ms.
- * @returns The matching wall minute in wall ms, or null when none is in range.
+ * The first wall minute (wall ms) in [`fromWallMs`, `endWallMs`) matching every field, or null; `fromWallMs` is on a
+ * whole minute. Skips months and days that cannot match, so decades take tens of thousands of steps at most.
  */
 export function nextWallMatch(cron: CronFields, fromWallMs: number, endWallMs: number): number | null {
   let at = new Date(fromWallMs);

@@ -1,40 +1,28 @@
 /**
- * Cron expression parsing (behaviour.md §2.4 rules 1–5), following the
- * reference's cronsim parser token by token. Pure, no imports.
- *
- * cron-parser 5 is not used: it accepts what the reference rejects (`?`, `H`,
- * `@daily`, six fields, an empty string, `FRIL`), rejects `LW`, and reads a
- * day-of-month such as `*\/2` as restricted, which breaks the day rule (rule 4).
+ * Cron expression parsing (behaviour.md §2.4 rules 1–5), following the reference's cronsim parser token by token.
+ * Pure. Why not cron-parser: README, API notes.
  */
 
 /** The "last" marker in a day-of-week `nL` item. */
 export const LAST = 'L';
 
-/** One day-of-week item that names an occurrence: `n#k` (k = 1–5) or `nL`. */
+/** A day-of-week item naming an occurrence, `n#k` (k = 1–5) or `nL`; weekday 0 = Sunday (7 folded to 0). */
 export interface NthWeekday {
-  /** Weekday, 0 = Sunday … 6 = Saturday (7 is folded to 0). */
   weekday: number;
-  /** Occurrence in the month (1–5), or {@link LAST}. */
   nth: number | typeof LAST;
 }
 
-/** A parsed 5-field cron expression. Arrays are indexed by field value. */
+/** A parsed 5-field cron expression; the flag arrays are indexed by field value (Sunday = 0). */
 export interface CronFields {
-  /** Minute 0–59 → matches. */
   minutes: boolean[];
-  /** Hour 0–23 → matches. */
   hours: boolean[];
-  /** Day-of-month 1–31 → matches (index 0 unused). */
   days: boolean[];
-  /** Day-of-month `L`: the last day of the month matches. */
+  /** Day-of-month `L`. */
   lastDay: boolean;
-  /** Day-of-month `LW`: the last weekday (Monday–Friday) of the month matches. */
+  /** Day-of-month `LW`: the last Monday–Friday of the month. */
   lastWeekday: boolean;
-  /** Month 1–12 → matches (index 0 unused). */
   months: boolean[];
-  /** Weekday 0–6 (Sunday = 0, `7` folded in) → matches. */
   weekdays: boolean[];
-  /** `n#k` and `nL` items of the day-of-week field. */
   nthWeekdays: NthWeekday[];
   /** Rule 4: the day-of-month or day-of-week field starts with `*`, so both must match. */
   dayAnd: boolean;
@@ -50,13 +38,12 @@ export class CronSyntaxError extends Error {
   }
 }
 
-/** Value range and symbolic names of one field. */
+/** Value range and symbolic names of one field; `namesFrom` is the value of names[0]. */
 interface FieldDef {
   name: string;
   min: number;
   max: number;
   names?: readonly string[];
-  /** Value of names[0]. */
   namesFrom?: number;
 }
 
@@ -103,10 +90,7 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-/**
- * Values of one comma-free term (rule 2). Day-of-month `L`/`LW` come back as
- * markers; day-of-week `nL` and `n#k` go to `nth`.
- */
+/** Values of one comma-free term (rule 2); day-of-month `L`/`LW` come back as markers, `nL`/`n#k` go to `nth`. */
 function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
   if (s === '*') return range(field.min, field.max);
   if (field === WEEKDAY && s.includes('L')) {
@@ -129,8 +113,7 @@ function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
     if (step === 0) throw bad(field);
     const items = parseTerm(field, term, nth);
     if (items.length === 1 && items[0] < 0) return items;
-    // A term of one value runs from it to the field maximum, as in cronsim: `a/n`,
-    // and also `5-5/n`, which cronsim reads as `5/n`. `*` and `a-b` keep every n-th of their values.
+    // As in cronsim, a one-value term runs to the field maximum (`a/n`, also `5-5/n`); `*` and `a-b` keep every n-th.
     const values = items.length === 1 ? range(items[0], field.max) : items;
     return values.filter((_, i) => i % step === 0);
   }
@@ -151,7 +134,7 @@ function splitOnce(s: string, separator: string): [string, string] {
   return [s.slice(0, at), s.slice(at + 1)];
 }
 
-/** Parses one field into its value list, splitting comma lists first. */
+/** Parses one field (a comma list) into its values. */
 function parseField(field: FieldDef, s: string, nth: NthWeekday[] = []): number[] {
   return s.split(',').flatMap((term) => parseTerm(field, term, nth));
 }
@@ -162,27 +145,16 @@ function flags(values: number[], size: number): boolean[] {
   return out;
 }
 
-/**
- * Splits a schedule into its fields the way the reference does (any run of
- * whitespace), after upper-casing it: names, `L` and `W` are case-insensitive.
- *
- * @param expr - The `schedule` string.
- * @returns The upper-cased fields; empty for a blank string.
- */
+/** A schedule's fields, upper-cased (names, `L` and `W` are case-insensitive) and split on whitespace; [] when blank. */
 export function cronParts(expr: string): string[] {
   const trimmed = expr.trim();
   return trimmed === '' ? [] : trimmed.toUpperCase().split(/\s+/);
 }
 
 /**
- * Parses a 5-field cron expression (behaviour.md §2.4 rules 1–5). Does not
- * check that the expression ever matches; see `isValidCron` in schedule.ts.
- *
- * @param expr - The `schedule` string.
- * @returns The expression's fields.
- * @throws CronSyntaxError on a wrong field count, an unknown token, an
- *   out-of-range value, a descending range, a zero step, or a day-of-month
- *   larger than every listed month allows (`0 0 30 2 *`).
+ * Parses a 5-field cron expression (behaviour.md §2.4 rules 1–5); whether it ever matches is `isValidCron`'s job.
+ * @throws CronSyntaxError on a wrong field count, an unknown token, an out-of-range value, a descending range, a zero
+ *   step, or a day-of-month larger than every listed month allows (`0 0 30 2 *`).
  */
 export function parseCron(expr: string): CronFields {
   const parts = cronParts(expr);

@@ -1,8 +1,4 @@
-/**
- * Inbound email as a signal (behaviour.md §5): check addresses, and the
- * classification of a message by the check's keyword settings. Pure: the MIME
- * parsing and HTML-to-text conversion happen in server/smtpd before this runs.
- */
+/** Inbound email as a signal (behaviour.md §5): check addresses and keyword classification. Pure. */
 import { classifyText, splitKeywords, type KeywordSettings } from './keywords.js';
 import type { Signal } from './status.js';
 
@@ -14,13 +10,10 @@ export interface EmailFilterSettings extends KeywordSettings {
   legacySubject: boolean;
 }
 
-/** The parts of a message keyword filters look at, already decoded. */
+/** The decoded parts keyword filters look at: subject (`""` when absent), plain-text part, HTML part as text. */
 export interface EmailContent {
-  /** `Subject` header with RFC 2047 encoded words decoded; `""` when absent. */
   subject: string;
-  /** The plain-text part, or null when the message has none. */
   text: string | null;
-  /** The HTML part as text (tags stripped, script/style skipped, whitespace collapsed), or null. */
   htmlText: string | null;
 }
 
@@ -34,25 +27,14 @@ const UUID_MAILBOX_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 /** A project ping key is 22 URL-safe characters; the slug alphabet is that of ping URLs, lowercase only. */
 const SLUG_MAILBOX_RE = /^([A-Za-z0-9_-]{22})\+([a-z0-9_-]+)$/;
 
-/**
- * A check's inbound email address, `<uuid>@<domain>`. Meant for the Check
- * JSON of read-write keys (the `email` field).
- *
- * @param uuid - The check UUID, canonical lowercase.
- * @param domain - The ping email domain (config `pingEmailDomain`).
- */
+/** A check's inbound email address, `<uuid>@<domain>` (config `pingEmailDomain`). */
 export function checkEmailAddress(uuid: string, domain: string): string {
   return `${uuid}@${domain}`;
 }
 
 /**
- * Reads an RCPT TO address (behaviour.md §5 rule 1). The domain is compared
- * case-insensitively; a UUID mailbox is accepted in any case and returned
- * lowercase, since mail systems may change the case of a local part.
- *
- * @param address - The envelope recipient, `mailbox@domain`.
- * @param domain - The ping email domain, lowercase.
- * @returns The check the mailbox names, or the rejection to send.
+ * Reads an RCPT TO address (behaviour.md §5 rule 1): the check it names, or the rejection to send. `domain` is
+ * lowercase; a UUID mailbox is accepted in any case, since mail systems may change the case of a local part.
  */
 export function parseRecipient(address: string, domain: string): EmailTarget | RecipientRejection {
   const at = address.lastIndexOf('@');
@@ -64,11 +46,7 @@ export function parseRecipient(address: string, domain: string): EmailTarget | R
   return '5.1.1 Invalid mailbox';
 }
 
-/**
- * The text keywords are matched in (behaviour.md §5 rule 3): the subject if
- * `filterSubject`, then the plain-text part and the HTML-as-text if
- * `filterBody`, joined with newlines; absent parts are left out.
- */
+/** The text keywords are matched in (behaviour.md §5 rule 3): subject and/or body parts, joined with newlines. */
 export function emailText(settings: EmailFilterSettings, content: EmailContent): string {
   const chunks: string[] = [];
   if (settings.filterSubject) chunks.push(content.subject);
@@ -80,17 +58,10 @@ export function emailText(settings: EmailFilterSettings, content: EmailContent):
 }
 
 /**
- * Classifies an email (behaviour.md §5 rules 2–6, §3.11 rule 4).
- *
- * - No filter on: `success`.
- * - Otherwise failure, then success, then start keywords.
- * - Nothing matched: `success` for a legacy-configured check with no success
- *   keywords (the seed: an empty `subject` makes every email a success unless
- *   it matches the failure keywords); else `fail` with `filterDefaultFail`;
- *   else `ign`.
- *
- * `filterHttpBody` plays no part. A paused check with `manual_resume` turns
- * the result into `ign` later, in `applySignal`.
+ * Classifies an email (behaviour.md §5 rules 2–6, §3.11 rule 4): `success` with no filter on; else failure, success,
+ * start keywords; if none matched, `success` for a legacy-configured check with no success keywords (seed: an empty
+ * `subject` makes every non-failing email a success), else `fail` with `filterDefaultFail`, else `ign`. A paused
+ * check with `manual_resume` turns it into `ign` later, in `applySignal`.
  */
 export function classifyEmail(settings: EmailFilterSettings, content: EmailContent): Signal {
   if (!settings.filterSubject && !settings.filterBody) return 'success';

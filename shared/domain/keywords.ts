@@ -1,7 +1,4 @@
-/**
- * Keyword classification of a text (behaviour.md §4.4, §5 rules 4–5), shared
- * by the HTTP body filter and inbound email. Pure.
- */
+/** Keyword classification of a text, for the HTTP body filter and email (behaviour.md §4.4, §5 rules 4–5). Pure. */
 import type { Signal } from './status.js';
 
 /** The check fields keyword matching reads. */
@@ -12,11 +9,7 @@ export interface KeywordSettings {
   filterDefaultFail: boolean;
 }
 
-/**
- * Splits a comma-separated keyword list: each keyword trimmed, empty ones dropped.
- *
- * @param list - For example `"SUCCESS, OK"`.
- */
+/** Splits a comma-separated keyword list (`"SUCCESS, OK"`): each trimmed, empty ones dropped. */
 export function splitKeywords(list: string): string[] {
   return list
     .split(',')
@@ -29,10 +22,7 @@ export function matchesAny(text: string, list: string): boolean {
   return splitKeywords(list).some((kw) => text.includes(kw));
 }
 
-/**
- * Classifies `text`: failure, then success, then start; when nothing matches,
- * `fail` if `filterDefaultFail` is on, else `ign`.
- */
+/** Classifies `text`: failure, then success, then start; if none matches, `fail` with `filterDefaultFail`, else `ign`. */
 export function classifyText(text: string, kw: KeywordSettings): Signal {
   if (matchesAny(text, kw.failureKw)) return 'fail';
   if (matchesAny(text, kw.successKw)) return 'success';

@@ -1,10 +1,6 @@
 /**
- * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4) and
- * whether a `schedule` and `tz` are acceptable (§3.7). Pure: no I/O.
- *
- * Cron evaluation follows the reference's cronsim: parsing in cron.ts,
- * wall-clock search in cron-search.ts, zone offsets in tz.ts. Parsed
- * expressions are kept (a bounded cache), so no I/O but not stateless.
+ * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4) and whether a `schedule` is acceptable (§3.7).
+ * No I/O, but parsed expressions are cached. Cron follows the reference's cronsim.
  */
 import { LRUCache } from 'lru-cache';
 import { CronSyntaxError, parseCron, cronParts, type CronFields } from './cron.js';
@@ -14,7 +10,6 @@ import { offsetAt, wallToInstant, zoneSegments, type ZoneSegments } from './tz.j
 export { canonicalTz } from './tz.js';
 export { CronSyntaxError } from './cron.js';
 
-/** Milliseconds in one second. */
 const MS_PER_SECOND = 1000;
 
 /** How far ahead a cron match is searched, in years of the wall clock (§2.4 rule 5). */
@@ -29,15 +24,9 @@ export type ScheduleSpec =
   | { kind: 'cron'; schedule: string; tz: string };
 
 /**
- * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1).
- *
- * @param spec - `timeout` in seconds (simple) or `schedule` + `tz` (cron).
- * @param lastPing - Last success or fail signal.
- * @returns For simple checks `lastPing + timeout`; for cron checks the first
- *   match strictly after `lastPing` in `tz` (§2.4 rules 6–8); null when the
- *   expression has no match within 50 years.
- * @throws CronSyntaxError if `schedule` does not parse, Error if `tz` is
- *   unknown (the API validates both first).
+ * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1): `lastPing + timeout` seconds, or
+ * the first cron match strictly after it in `tz` (§2.4 rules 6–8); null when none within 50 years.
+ * @throws CronSyntaxError if `schedule` does not parse, Error if `tz` is unknown (the API validates both first).
  */
 export function nextPingAt(spec: ScheduleSpec, lastPing: Date): Date | null {
   if (spec.kind === 'simple') {
@@ -46,11 +35,7 @@ export function nextPingAt(spec: ScheduleSpec, lastPing: Date): Date | null {
   return nextCronMatch(parsedCron(spec.schedule), spec.tz, lastPing);
 }
 
-/**
- * Expressions already parsed, frozen: the deadline of a cron check is computed
- * from its schedule on every ping and every missed deadline, and the checks of
- * a mass event share a handful of schedules. Only valid expressions are kept.
- */
+/** Valid expressions already parsed, frozen: every ping and missed deadline recomputes a cron check's deadline. */
 const parsedExpressions = new LRUCache<string, Readonly<CronFields>>({ max: 10_000 });
 
 /** {@link parseCron} through {@link parsedExpressions}; throws as parseCron does. */
@@ -61,14 +46,8 @@ function parsedCron(expr: string): Readonly<CronFields> {
 }
 
 /**
- * The first match of a parsed expression strictly after `after`, in `tz`.
- *
- * @param cron - From `parseCron`.
- * @param tz - A zone name moment-timezone knows.
- * @param after - The match must be later than this moment.
- * @returns The match (seconds 0 on the wall clock), or null when none is
- *   within 50 years of `after`'s wall-clock year.
- * @throws Error if `tz` is unknown.
+ * The first match of a parsed expression strictly after `after` in `tz`, or null when none is within 50 years.
+ * @throws Error if `tz` is unknown to moment-timezone.
  */
 export function nextCronMatch(cron: CronFields, tz: string, after: Date): Date | null {
   const zone = zoneSegments(tz);
@@ -86,10 +65,8 @@ function floorMinute(ms: number): number {
 }
 
 /**
- * Rule 7 (minute and hour fields both specific): walk the wall clock. A match
- * in a gap fires when the gap ends; a repeated wall time only at its first
- * occurrence, so a match whose first occurrence is not after `afterMs` (the
- * last ping fell in the repeated hour) is skipped.
+ * Rule 7 (minute and hour both specific): walk the wall clock. A match in a gap fires when the gap ends, a repeated
+ * wall time only at its first occurrence (skipped if that is not after `afterMs`).
  */
 function nextOnWallClock(
   cron: CronFields,
@@ -108,14 +85,9 @@ function nextOnWallClock(
 }
 
 /**
- * Rule 8 (minute or hour field starts with `*`): walk real time, one stretch
- * of constant offset at a time. Skipped wall times never occur, so never
- * fire; repeated ones occur twice, so fire twice.
- *
- * Unlike the reference, which steps hours from :00 and so misses 03:00 after
- * Lord Howe's half-hour fall-back, every real minute is considered.
- * `match` is kept as the first wall match at or after `searchedFromMs`, so a
- * rare expression is not searched again from every offset change.
+ * Rule 8 (minute or hour starts with `*`): walk real time, one stretch of constant offset at a time; skipped wall
+ * times never fire, repeated ones fire twice. Every real minute counts (cronsim differs: README, API notes).
+ * `match` is kept across offset changes, so a rare expression is not searched again from each one.
  */
 function nextInRealTime(
   cron: CronFields,
@@ -144,22 +116,14 @@ function nextInRealTime(
   return null;
 }
 
-/**
- * Whether `expr` is cron-shaped: a single line of exactly 5 whitespace-separated
- * fields (§3.7 rule 3). Anything else is not cron (OnCalendar, where supported).
- *
- * @param expr - The `schedule` string as sent.
- */
+/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (§3.7 rule 3). */
 export function hasCronShape(expr: string): boolean {
   return !expr.includes('\n') && cronParts(expr).length === 5;
 }
 
 /**
- * Whether `expr` is a valid cron expression (§2.4 rules 2–5, §3.7 rule 3): cron
- * shaped, every token known and in range, and matching at least once within 50
- * years of 2000-01-01 (UTC), as the reference tests it.
- *
- * @param expr - The `schedule` string as sent.
+ * Whether `expr` is a valid cron expression (§2.4 rules 2–5, §3.7 rule 3): cron-shaped, every token known and in
+ * range, and matching at least once within 50 years of 2000-01-01 UTC, as the reference tests it.
  */
 export function isValidCron(expr: string): boolean {
   if (!hasCronShape(expr)) return false;

@@ -1,7 +1,4 @@
-/**
- * The check state machine (behaviour.md §2): deadline formulas, the live
- * status, and what a signal does to a check. Pure: no I/O, time is a parameter.
- */
+/** The check state machine (behaviour.md §2): deadlines, live status, what a signal does. Pure: time is a parameter. */
 import { nextPingAt, type ScheduleSpec } from './schedule.js';
 import type { CheckDoc, StoredStatus } from '../models/check.js';
 import type { FlipReason } from '../models/flip.js';
@@ -30,13 +27,11 @@ export interface FlipChange {
 
 /** The result of {@link applySignal}. */
 export interface SignalOutcome {
-  /** Kind the ping is logged as. */
   kind: PingKind;
   /** Check fields to write (besides `n_pings` and `deadline`). */
   set: Partial<CheckDoc>;
   /** The check after the signal, for computing the next deadline. */
   next: CheckState;
-  /** A stored-status change, or null. */
   flip: FlipChange | null;
 }
 
@@ -50,22 +45,13 @@ function addSeconds(at: Date, seconds: number): Date {
   return new Date(at.getTime() + seconds * MS_PER_SECOND);
 }
 
-/**
- * Regular grace start (behaviour.md §2.2 rule 1): defined only for a stored
- * `up` check with a last ping.
- *
- * @returns `last_ping + timeout`, or the first cron match after it; null otherwise.
- */
+/** Regular grace start (behaviour.md §2.2 rule 1); null unless the check is stored `up` with a last ping. */
 export function regularGraceStart(check: CheckState): Date | null {
   if (check.status !== 'up' || !check.lastPing) return null;
   return nextPingAt(specOf(check), check.lastPing);
 }
 
-/**
- * Grace start including a run in progress (behaviour.md §2.2 rules 2–3); the API's `next_ping`.
- *
- * @returns The earlier of the regular grace start and `last_start`; null when neither applies.
- */
+/** Grace start including a run in progress (behaviour.md §2.2 rules 2–3), the API's `next_ping`; null if none. */
 export function graceStart(check: CheckState): Date | null {
   const regular = regularGraceStart(check);
   if (check.lastStart && check.status !== 'down') {
@@ -75,20 +61,15 @@ export function graceStart(check: CheckState): Date | null {
 }
 
 /**
- * The going-down moment, "alert_after" (behaviour.md §2.2 rule 4): grace start + `grace` seconds.
- *
- * @returns null when no deadline is expected (down, or new/paused with no run).
+ * The going-down moment, "alert_after" (behaviour.md §2.2 rule 4): grace start + `grace` seconds; null when none is
+ * expected (down, or new/paused with no run).
  */
 export function deadlineOf(check: CheckState): Date | null {
   const start = graceStart(check);
   return start ? addSeconds(start, check.grace) : null;
 }
 
-/**
- * The live status at `now` (behaviour.md §2.3). Comparisons are inclusive.
- *
- * @param now - The moment to evaluate at.
- */
+/** The live status at `now` (behaviour.md §2.3); comparisons are inclusive. */
 export function liveStatus(check: CheckState, now: Date): LiveStatus {
   if (check.lastStart && now >= addSeconds(check.lastStart, check.grace)) return 'down';
   if (check.status !== 'up') return check.status;
@@ -104,14 +85,7 @@ export function notifiesOn(change: FlipChange): boolean {
   return change.newStatus === 'up' && change.oldStatus === 'down';
 }
 
-/**
- * What a signal does to a check (behaviour.md §2.5 rows 2–11, §2.6).
- *
- * @param check - The check as read.
- * @param signal - The ping's action after method and body filters.
- * @param now - The ping's time.
- * @param rid - Run id, lowercase, or null.
- */
+/** What a signal (after method and body filters) and a lowercase `rid` do to a check (behaviour.md §2.5 rows 2–11, §2.6). */
 export function applySignal(check: CheckState, signal: Signal, now: Date, rid: string | null): SignalOutcome {
   if (check.status === 'paused' && check.manualResume) return unchanged(check, 'ign');
   if (signal === 'ign' || signal === 'log') return unchanged(check, signal);
@@ -122,9 +96,8 @@ export function applySignal(check: CheckState, signal: Signal, now: Date, rid: s
 
   const set: Partial<CheckDoc> = { lastPing: now, lastDurationMs: null };
   if (check.lastStart) {
-    // §2.6 rule 2: a matching rid (null matches null) completes the run; a fail,
-    // or a success without rid, ends it unmeasured; a success with another rid
-    // belongs to a different run, which stays in progress.
+    // §2.6 rule 2: a matching rid (null matches null) completes the run; a fail, or a success without rid, ends it
+    // unmeasured; a success with another rid belongs to another run, which stays in progress.
     if ((check.lastStartRid ?? null) === rid) {
       set.lastDurationMs = now.getTime() - check.lastStart.getTime();
       set.lastStart = null;

@@ -1,23 +1,6 @@
 /**
- * Legacy time zone names and the canonical name each is rewritten to
- * (behaviour.md §2.4 rule 9), grouped by canonical name.
- *
- * Why a table: moment-timezone cannot tell a legacy name from a canonical one.
- * Its packed data merges zones with identical history and keeps one arbitrary
- * member as the zone, so `moment.tz.zone('Europe/Kyiv').name` is `Europe/Kyiv`
- * but the zone behind it is stored as `Europe/Kiev`, `America/Nuuk` hangs off
- * `America/Godthab`, and `Europe/Amsterdam` (a current name) is a link to
- * `Europe/Brussels` just like the legacy `CET`.
- *
- * Which names are legacy: those of tzdata's `backward` file (renamed
- * locations, `US/…`, `Canada/…`, country names, `UCT`, the `CET`/`EST5EDT`
- * style zones made links in tzdata 2024b), except `UTC`, which the reference
- * lists as a zone of its own. A name still used by zone.tab for a location
- * (e.g. `Europe/Amsterdam`, `Arctic/Longyearbyen`) is not legacy.
- *
- * Which canonical name: the link target in `backward`; where `backward`
- * notes the former location's own zone (`Iceland` #= `Atlantic/Reykjavik`,
- * `Pacific/Truk` #= `Pacific/Chuuk`), that name, so the place is kept.
+ * Legacy time zone names (tzdata's `backward` links, except `UTC`) and the canonical name each is rewritten to
+ * (behaviour.md §2.4 rule 9), grouped by canonical name. Why a table, and how names were chosen: docs/notes.md.
  */
 const LEGACY_BY_CANONICAL: Readonly<Record<string, readonly string[]>> = {
   'Africa/Asmara': ['Africa/Asmera'],

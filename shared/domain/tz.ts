@@ -1,10 +1,4 @@
-/**
- * Time zones: names (behaviour.md §2.4 rule 9) and the offset arithmetic the
- * DST rules need (rules 7–8). Zone data comes from moment-timezone.
- *
- * Wall ms: a local date and time written as the epoch milliseconds the same
- * date and time would have in UTC (see cron-search.ts).
- */
+/** Time zones: names (behaviour.md §2.4 rule 9) and the offset arithmetic of rules 7–8, from moment-timezone. */
 import moment from 'moment-timezone';
 import { LEGACY_TIME_ZONES } from './tz-legacy.js';
 
@@ -16,12 +10,8 @@ const WALL_WINDOW_MS = 2 * 24 * 60 * MINUTE_MS;
 const KNOWN_NAMES: ReadonlySet<string> = new Set(moment.tz.names());
 
 /**
- * The canonical IANA name for `tz` (behaviour.md §2.4 rule 9).
- *
- * @param tz - A zone name as sent; exact case (`utc` is unknown, as in the reference).
- * @returns `tz` itself when canonical (`UTC` and `Etc/UTC` included); the
- *   canonical name for a legacy alias (`US/Eastern` → `America/New_York`,
- *   `UCT` → `Etc/UTC`, `CET` → `Europe/Brussels`); null when unknown.
+ * The canonical IANA name for `tz` (behaviour.md §2.4 rule 9): `tz` itself when canonical (`UTC` included), the
+ * target of a legacy alias (`US/Eastern` → `America/New_York`), null when unknown. Exact case: `utc` is unknown.
  */
 export function canonicalTz(tz: string): string | null {
   const canonical = LEGACY_TIME_ZONES.get(tz);
@@ -30,9 +20,8 @@ export function canonicalTz(tz: string): string | null {
 }
 
 /**
- * A zone's offset history: segment i lasts until `untils[i]` (exclusive,
- * epoch ms; the last is Infinity) with UTC offset `-offsets[i]` minutes
- * (moment counts minutes west of UTC).
+ * A zone's offset history: segment i lasts until `untils[i]` (epoch ms, exclusive; the last is Infinity) with UTC
+ * offset `-offsets[i]` minutes (moment counts minutes west).
  */
 export interface ZoneSegments {
   untils: number[];
@@ -40,10 +29,7 @@ export interface ZoneSegments {
 }
 
 /**
- * The offset history of a zone.
- *
- * @param tz - Any name moment-timezone knows (canonical or legacy).
- * @returns The zone's segments.
+ * The offset history of a zone (canonical or legacy name).
  * @throws Error for an unknown zone (the API validates `tz` first).
  */
 export function zoneSegments(tz: string): ZoneSegments {
@@ -70,12 +56,8 @@ function offsetMs(zone: ZoneSegments, i: number): number {
 }
 
 /**
- * The stretch of constant offset an instant falls in.
- *
- * @param zone - Offset history from {@link zoneSegments}.
- * @param atMs - An instant, epoch ms.
- * @returns `offsetMs` (add it to an instant to get wall ms) and `untilMs`, the
- *   next offset change (epoch ms, exclusive end; Infinity when none).
+ * The stretch of constant offset `atMs` (epoch ms) falls in: `offsetMs` (instant + offsetMs = wall ms) and
+ * `untilMs`, the next offset change (exclusive; Infinity when none).
  */
 export function offsetAt(zone: ZoneSegments, atMs: number): { offsetMs: number; untilMs: number } {
   const i = segmentIndex(zone, atMs);
@@ -83,13 +65,8 @@ export function offsetAt(zone: ZoneSegments, atMs: number): { offsetMs: number; 
 }
 
 /**
- * The instant at which a wall-clock time is reached (behaviour.md §2.4 rule 7):
- * a wall time that occurs twice gives its first occurrence, and one inside a
- * spring-forward gap gives the first real minute after the gap.
- *
- * @param zone - Offset history from {@link zoneSegments}.
- * @param wallMs - A wall time on a whole minute, wall ms.
- * @returns The instant, epoch ms.
+ * The instant (epoch ms) a wall time on a whole minute is reached (behaviour.md §2.4 rule 7): a repeated wall time
+ * gives its first occurrence, one in a spring-forward gap the first real minute after the gap.
  * @throws Error if the zone data has no segment near `wallMs` (not seen in real data).
  */
 export function wallToInstant(zone: ZoneSegments, wallMs: number): number {
@@ -100,8 +77,7 @@ export function wallToInstant(zone: ZoneSegments, wallMs: number): number {
     const startMs = i === 0 ? -Infinity : zone.untils[i - 1];
     if (atMs >= startMs && atMs < zone.untils[i]) return atMs;
     if (atMs < startMs) {
-      // Too early for segment i yet too late for i-1: wallMs lies in the gap
-      // before segment i. Fire at the first whole wall minute after the gap.
+      // Too early for segment i, too late for i-1: in the gap before i. Fire at the first whole wall minute after it.
       const gapEndWallMs = startMs + offsetMs(zone, i);
       return Math.ceil(gapEndWallMs / MINUTE_MS) * MINUTE_MS - offsetMs(zone, i);
     }

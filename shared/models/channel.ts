@@ -1,7 +1,4 @@
-/**
- * An integration ("channel" in the API, behaviour.md §1.7). `value` is the
- * kind's settings: a plain string (an address, a URL) or a JSON document.
- */
+/** An integration ("channel", behaviour.md §1.7); `value` is the kind's settings, plain text or a JSON document. */
 import mongoose, { Schema } from 'mongoose';
 
 /** A channel as stored. */

@@ -1,12 +1,7 @@
 /**
- * One alert: the delivery of one flip through one channel (behaviour.md §6
- * rule 5). There is at most one per (flip, channel), enforced by a unique
- * index; the document is the exactly-once guard of delivery, whatever Redis
- * does with the job that carries it.
- *
- * `state` moves `pending` → `sending` (an attempt holds the lease) →
- * `delivered`, or back to `pending` after a retryable error, or to `failed`
- * when no attempt is left or the error is not retryable.
+ * One alert: one flip through one channel (behaviour.md §6 rule 5), unique per pair, the exactly-once guard of
+ * delivery whatever Redis does with its job. `state`: `pending` → `sending` (an attempt holds the lease) →
+ * `delivered`; back to `pending` after a retryable error; `failed` when no attempt is left or the error is final.
  */
 import mongoose, { Schema } from 'mongoose';
 import type { FlipReason } from './flip.js';

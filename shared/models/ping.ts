@@ -1,7 +1,4 @@
-/**
- * A logged ping (behaviour.md §1.1, §1.5). `n` is 1-based within the check and
- * unique per check.
- */
+/** A logged ping (behaviour.md §1.1, §1.5); `n` is 1-based and unique per check. */
 import mongoose, { Schema } from 'mongoose';
 
 /** Stored kind; `success` is the reference's null kind. */
@@ -9,7 +6,7 @@ export type PingKind = 'success' | 'start' | 'fail' | 'log' | 'ign';
 
 /** A ping as stored. */
 export interface PingDoc {
-  /** Given by the web process to a journaled ping (shared/services/ping-journal.ts), so a replay finds it stored; else the driver's. */
+  /** Given by the web process to a journaled ping (shared/pings/journal.ts), so a replay finds it stored. */
   _id?: mongoose.Types.ObjectId;
   checkId: string;
   n: number;

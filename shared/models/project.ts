@@ -1,8 +1,4 @@
-/**
- * A project: owns checks and channels, and its keys (behaviour.md §1.1).
- * API keys are stored as SHA-256 hex digests; the plain keys are shown once by
- * `hc-admin project create`.
- */
+/** A project (behaviour.md §1.1): owns checks and channels; API keys are stored as SHA-256 hex digests. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 const projectSchema = new Schema(

@@ -1,6 +1,4 @@
-/**
- * A test alert through a channel, for `hc-admin channel test`.
- */
+/** A test alert through a channel, for `hc-admin channel test`. */
 import { randomUUID } from 'node:crypto';
 import { config as appConfig, type NotifyConfig } from '../config.js';
 import { AppError } from '../errors.js';
@@ -26,14 +24,8 @@ function testAlert(now: Date, baseUrl: string): Alert {
 }
 
 /**
- * Sends a test alert through a channel, once, without retries and without
- * touching its delivery history. A disabled channel is tested too (that is
- * how one checks it works again).
- *
- * @param channelId - Channel UUID.
- * @param config - Provider settings; default `config.notify`.
- * @param now - The alert's moment.
- * @returns The channel that was tested.
+ * Sends a test alert through a channel once (a disabled one too: that is how one checks it works again), without
+ * retries or delivery history; returns the channel.
  * @throws AppError(404) `channel not found: <id>`; AppError(502) `test notification failed: <error>`.
  */
 export async function sendTestNotification(

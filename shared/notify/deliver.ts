@@ -1,8 +1,4 @@
-/**
- * One delivery attempt: a channel's provider called with the attempt's
- * timeout. Providers get an AbortSignal; the attempt also stops waiting at
- * the timeout in case a provider ignores it.
- */
+/** One delivery attempt: the provider gets an AbortSignal, and the attempt stops waiting at the timeout anyway. */
 import type { NotifyConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import type { ChannelDoc } from '../models/channel.js';
@@ -10,12 +6,9 @@ import { parseChannelSettings, providerOf } from './kinds.js';
 import { DeliveryError, type Alert } from './types.js';
 
 /**
- * Sends `alert` through `channel`.
- *
- * @param channel - Its `kind` and `value` select the provider and settings.
- * @param config - Provider URLs, credentials and `attemptTimeoutMs` (milliseconds).
- * @throws DeliveryError: retryable for network errors, timeouts, 429, 5xx and SMTP 4xx;
- *   not retryable for other refusals and for a channel value that does not validate.
+ * Sends `alert` through `channel` within `config.attemptTimeoutMs` milliseconds.
+ * @throws DeliveryError: retryable for network errors, timeouts, 429, 5xx and SMTP 4xx; not retryable for other
+ *   refusals and for a channel value that does not validate.
  */
 export async function deliver(channel: Pick<ChannelDoc, 'kind' | 'value'>, alert: Alert, config: NotifyConfig): Promise<void> {
   let settings: object;

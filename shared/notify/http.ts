@@ -1,8 +1,6 @@
 /**
- * Plain HTTP(S) calls to providers with undici's `request` (fetch costs about
- * twice the CPU per call: web streams), and the one place HTTP
- * outcomes are classified: network errors, timeouts, 429 and 5xx are retried;
- * any other non-2xx answer is not, nor is a refused private target (egress.ts).
+ * HTTP calls to providers with undici's `request` (not fetch: docs/notes.md), and the one place their outcomes are
+ * classified: network errors, timeouts, 429 and 5xx are retried; other answers and private targets are not.
  */
 import { request, type Dispatcher } from 'undici';
 import type { NotifyConfig } from '../config.js';
@@ -12,17 +10,13 @@ import { DeliveryError } from './types.js';
 /** Characters of a provider's error body kept in the error text. */
 const ERROR_BODY_CHARS = 200;
 
-/** One request to a provider. */
+/** One request to a provider (default `POST`); the body is `json`, `form` (urlencoded) or `body` as given. */
 export interface ProviderRequest {
-  /** Default `POST`. */
   method?: string;
   url: string;
   headers?: Record<string, string>;
-  /** Sent as `application/json`. */
   json?: unknown;
-  /** Sent as `application/x-www-form-urlencoded`. */
   form?: Record<string, string>;
-  /** Sent as given, with the caller's headers. */
   body?: string;
   /** Statuses meaning the destination is gone for good (the channel gets disabled). */
   permanentOn?: number[];
@@ -37,12 +31,7 @@ function bodyOf(req: ProviderRequest): { body?: string; type?: string } {
   return { body: req.body, type: req.body === undefined ? undefined : 'text/plain;charset=UTF-8' };
 }
 
-/**
- * A URL's user name and password as a Basic Authorization value, as curl sends
- * them (the request would otherwise go without), and the URL without them.
- *
- * @throws TypeError for a URL that does not parse.
- */
+/** Moves a URL's user and password into a Basic Authorization value, as curl does. @throws TypeError for a bad URL. */
 function splitCredentials(url: string): { url: string; authorization?: string } {
   const parsed = new URL(url);
   if (parsed.username === '' && parsed.password === '') return { url };
@@ -51,11 +40,7 @@ function splitCredentials(url: string): { url: string; authorization?: string } 
   return { url: parsed.toString(), authorization: `Basic ${Buffer.from(userPass).toString('base64')}` };
 }
 
-/**
- * The request's headers over the defaults: User-Agent, Accept (any type), the
- * body's type, and the URL's credentials. A header the request sets, in any
- * letter case, replaces its default.
- */
+/** The request's headers over the defaults (User-Agent, Accept, body type, URL credentials), in any letter case. */
 function headersOf(req: ProviderRequest, type: string | undefined, authorization: string | undefined): Record<string, string> {
   const given = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
   const defaults: Record<string, string | undefined> = { 'user-agent': USER_AGENT, accept: '*/*', 'content-type': type, authorization };
@@ -64,11 +49,9 @@ function headersOf(req: ProviderRequest, type: string | undefined, authorization
   return { ...headers, ...req.headers };
 }
 
-/** What a request needs from its delivery attempt; a provider's SendContext fits. */
+/** What a request needs from its delivery attempt (a SendContext fits): timeout signal and `allowPrivateIps`. */
 export interface RequestContext {
-  /** The attempt's timeout signal. */
   signal: AbortSignal;
-  /** `allowPrivateIps`: whether non-public targets may be reached. */
   config: Pick<NotifyConfig, 'allowPrivateIps'>;
 }
 
@@ -78,13 +61,9 @@ function causeText(err: unknown): string {
 }
 
 /**
- * Sends a request and checks the answer.
- *
- * @param req - What to send.
- * @param ctx - The attempt's timeout signal, and whether private targets are allowed.
- * @returns The response text of a 2xx answer.
- * @throws DeliveryError: retryable for network errors, timeouts, 429 and 5xx; not retryable for
- *   other answers and for a loopback, private or otherwise non-public target (unless allowed).
+ * Sends a request; returns the response text of a 2xx answer.
+ * @throws DeliveryError: retryable for network errors, timeouts, 429 and 5xx; not retryable for other answers and
+ *   for a non-public target (unless allowed).
  */
 export async function callProvider(req: ProviderRequest, ctx: RequestContext): Promise<string> {
   const { signal } = ctx;

@@ -1,9 +1,6 @@
 /**
- * Integration kinds and their settings (behaviour.md §1.7). A channel's
- * value is the kind's main setting as plain text (an address, a URL, a topic)
- * or a JSON object with all its settings. Every kind also takes `up` and
- * `down` booleans (default true): whether to alert on that direction
- * (behaviour.md §6 rule 4, "channels configured not to send this direction").
+ * Integration kinds and their settings (behaviour.md §1.7): a channel's value is the main setting as plain text or a
+ * JSON object; every kind also takes `up`/`down` booleans (default true, behaviour.md §6 rule 4).
  */
 import Joi from 'joi';
 import { LRUCache } from 'lru-cache';
@@ -44,11 +41,7 @@ function isKind(kind: string): kind is ChannelKind {
   return (CHANNEL_KINDS as readonly string[]).includes(kind);
 }
 
-/**
- * The provider of a kind.
- *
- * @throws AppError(400) `unknown channel kind: <kind>`.
- */
+/** The provider of a kind. @throws AppError(400) `unknown channel kind: <kind>`. */
 export function providerOf(kind: string): Provider<object> {
   if (!isKind(kind)) throw new AppError(400, `unknown channel kind: ${kind}`);
   return PROVIDERS[kind];
@@ -67,11 +60,7 @@ function rawSettings(provider: Provider<object>, value: string): Record<string, 
 }
 
 /**
- * Parses and validates a channel's settings, with defaults filled in.
- *
- * @param kind - One of {@link CHANNEL_KINDS}.
- * @param value - Plain main setting, or a JSON object of settings.
- * @returns The settings the kind's provider sends with (frozen; the same object for the same kind and value).
+ * A channel's validated settings, defaults filled in (frozen; the same object for the same kind and value).
  * @throws AppError(400) naming the first problem, e.g. `invalid channel value: "url" must be a valid uri`.
  */
 export function parseChannelSettings(kind: string, value: string): object & CommonSettings {
@@ -83,11 +72,7 @@ export function parseChannelSettings(kind: string, value: string): object & Comm
   return settings;
 }
 
-/**
- * Settings already validated, by kind and value: every alert of a mass down
- * through the same channel would otherwise validate its value again (about
- * 0.4 ms of joi each). Only valid values are kept, frozen.
- */
+/** Valid settings by kind and value: otherwise each alert of a mass down validates its channel again (docs/notes.md). */
 const parsedSettings = new LRUCache<string, object & CommonSettings>({ max: 10_000 });
 
 function validateSettings(kind: string, value: string): object & CommonSettings {
@@ -99,11 +84,7 @@ function validateSettings(kind: string, value: string): object & CommonSettings 
 }
 
 /**
- * Checks a channel's kind and value (used when a channel is created).
- *
- * @param kind - One of {@link CHANNEL_KINDS}.
- * @param value - The kind's main setting or a JSON document of settings.
- * @returns The value to store: the plain value trimmed, or the JSON document re-serialised compactly.
+ * Checks a new channel's kind and value; returns the value to store (trimmed, or the JSON re-serialised compactly).
  * @throws AppError(400) naming what is wrong.
  */
 export function validateChannelValue(kind: string, value: string): string {
@@ -113,10 +94,8 @@ export function validateChannelValue(kind: string, value: string): string {
 }
 
 /**
- * Whether a channel alerts on a flip into `status` (behaviour.md §6 rule 4).
- *
- * @returns false when the channel's settings turn that direction off. A value
- * that no longer parses counts as sending, so that the delivery records the error.
+ * Whether a channel alerts on a flip into `status` (behaviour.md §6 rule 4); a value that no longer parses does, so
+ * that the delivery records the error.
  */
 export function channelSendsOn(kind: string, value: string, status: AlertStatus): boolean {
   let settings: object & CommonSettings;

@@ -1,19 +1,9 @@
-/**
- * The words of an alert, shared by every provider: it names the check, its
- * new status, why, when it last pinged, and links to its details.
- */
+/** The words of an alert, shared by every provider. */
 import type { CheckDoc } from '../models/check.js';
 import type { FlipDoc } from '../models/flip.js';
 import type { Alert } from './types.js';
 
-/**
- * Builds the alert of one flip.
- *
- * @param id - The notification's id (unique per flip and channel).
- * @param check - The flipped check.
- * @param flip - A flip into `up` or `down`.
- * @param baseUrl - Site root, no trailing slash.
- */
+/** The alert of one flip into `up` or `down`; `id` is the notification's (unique per flip and channel). */
 export function alertOf(
   id: string,
   check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing'>,
@@ -82,10 +72,7 @@ export function textOf(alert: Alert): string {
   return lines.join('\n');
 }
 
-/**
- * The alert as a JSON document: the body of a plain-URL webhook and `$JSON` in
- * webhook templates. `status` is `"up"` or `"down"`; times as in the API.
- */
+/** The alert as JSON: a plain-URL webhook's body and `$JSON` in webhook templates; times as in the API. */
 export function alertJson(alert: Alert): Record<string, unknown> {
   return {
     uuid: alert.checkId,

@@ -1,18 +1,12 @@
-/**
- * Which channels alert on a flip (behaviour.md §6 rule 4).
- */
+/** Which channels alert on a flip (behaviour.md §6 rule 4). */
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import type { CheckDoc } from '../models/check.js';
 import { channelSendsOn } from './kinds.js';
 import type { AlertStatus } from './types.js';
 
 /**
- * The check's channels that alert on a flip into `status`: assigned to the
- * check, in its project, not disabled, not configured to skip this
+ * The check's channels that alert on a flip into `status`: assigned, in its project, not disabled, not skipping this
  * direction; fastest last delivery first, never-used last.
- *
- * @param check - The flipped check; `channels` holds its channel UUIDs.
- * @param status - The flip's new status.
  */
 export async function selectChannels(check: Pick<CheckDoc, 'projectId' | 'channels'>, status: AlertStatus): Promise<ChannelDoc[]> {
   if (check.channels.length === 0) return [];

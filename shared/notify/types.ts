@@ -1,7 +1,4 @@
-/**
- * What every alert provider shares: the alert itself, the context of one
- * delivery attempt, and the error that says whether to try again.
- */
+/** What every alert provider shares: the alert, one attempt's context, and the error that says whether to retry. */
 import type Joi from 'joi';
 import type { NotifyConfig } from '../config.js';
 import type { FlipReason } from '../models/flip.js';
@@ -13,7 +10,6 @@ export type AlertStatus = 'up' | 'down';
 export interface Alert {
   /** Unique per (flip, channel); providers that take an idempotency key get this. */
   id: string;
-  /** The check's UUID. */
   checkId: string;
   /** The check's name; may be empty. */
   name: string;
@@ -50,21 +46,15 @@ export interface Provider<S> {
   fromPlain?(value: string): Record<string, unknown>;
   /** Whether the channel sends anything for `status`; default true (the `up`/`down` flags are checked apart). */
   sendsOn?(settings: S, status: AlertStatus): boolean;
-  /**
-   * Delivers the alert.
-   *
-   * @throws DeliveryError when the provider refuses or cannot be reached.
-   */
+  /** Delivers the alert. @throws DeliveryError when the provider refuses or cannot be reached. */
   send(ctx: SendContext<S>): Promise<void>;
 }
 
-/** Why a delivery attempt failed. */
+/**
+ * Why a delivery attempt failed (stored on the notification and channel). `retryable` (network errors, timeouts, 429,
+ * 5xx): try again after a backoff; `permanent` (destination gone): disable the channel (behaviour.md §6 rule 5).
+ */
 export class DeliveryError extends Error {
-  /**
-   * @param message - Stored on the notification and the channel.
-   * @param retryable - Network errors, timeouts, 429 and 5xx: try again after a backoff.
-   * @param permanent - The destination is gone (for example a deleted Slack webhook): disable the channel (behaviour.md §6 rule 5).
-   */
   constructor(
     message: string,
     readonly retryable: boolean,

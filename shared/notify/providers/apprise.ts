@@ -1,8 +1,4 @@
-/**
- * `apprise`: generic JSON to an Apprise API server's notify endpoint
- * (`POST /notify/<key>` for a stored configuration, or `/notify` with the
- * Apprise service `urls` given here). The value is the endpoint URL.
- */
+/** `apprise`: JSON to an Apprise API notify endpoint (the value): `/notify/<key>`, or `/notify` with `urls`. */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
 import { textOf, titleOf } from '../message.js';

@@ -1,8 +1,6 @@
 /**
- * Chat incoming webhooks: `slack`, `mattermost` (Slack-compatible),
- * `discord` and `msteams` (a Teams "workflow" webhook taking an Adaptive
- * Card). The value is the webhook URL. A 404 or 410 means the webhook was
- * deleted: the error is permanent and disables the channel.
+ * Chat incoming webhooks (the value is the URL): `slack`, `mattermost`, `discord`, `msteams` (a workflow webhook
+ * taking an Adaptive Card). A 404 or 410 means the webhook was deleted: the channel is disabled.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';

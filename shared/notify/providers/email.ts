@@ -1,8 +1,6 @@
 /**
- * `email`: a message through the SMTP relay at `config.smtpUrl`, from
- * `config.fromEmail`. The value is the recipient address (or a
- * comma-separated list). SMTP 4xx replies and connection errors are retried;
- * 5xx replies (mailbox unknown, relay refused) are not.
+ * `email` through the relay at `config.smtpUrl` to the value's address(es); SMTP 4xx and connection errors are
+ * retried, 5xx (mailbox unknown, relay refused) are not.
  */
 import Joi from 'joi';
 import nodemailer from 'nodemailer';

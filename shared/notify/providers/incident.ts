@@ -1,8 +1,6 @@
 /**
- * Incident tools: `pagerduty` (Events API v2) and `opsgenie` (Alert API).
- * A down flip opens an incident keyed by the check's UUID, an up flip
- * resolves it; both services deduplicate by that key, so a repeated trigger
- * does not open a second incident.
+ * `pagerduty` (Events API v2) and `opsgenie` (Alert API): down opens an incident keyed by the check UUID, up resolves
+ * it; both deduplicate by that key, so a repeated trigger opens no second incident.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';

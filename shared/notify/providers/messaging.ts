@@ -1,8 +1,4 @@
-/**
- * Messengers with bot accounts: `telegram` (Bot API `sendMessage`) and
- * `matrix` (client-server API, `m.room.message`). Tokens come from the
- * channel's settings, else from config.
- */
+/** Bot messengers: `telegram` (Bot API `sendMessage`), `matrix` (`m.room.message`); tokens from the channel or config. */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
 import { causeOf, escapeHtml, lastPingOf, textOf, titleOf } from '../message.js';

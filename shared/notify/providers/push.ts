@@ -1,8 +1,4 @@
-/**
- * Push services: `ntfy` (JSON publish to a topic), `gotify` (application
- * message) and `pushover` (Messages API). Server URLs and service tokens come
- * from the channel's settings, else from config.
- */
+/** Push services `ntfy`, `gotify` and `pushover`; server URLs and tokens from the channel's settings, else config. */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
 import { textOf, titleOf } from '../message.js';

@@ -1,9 +1,6 @@
 /**
- * Phone messages through a Twilio-compatible HTTP API (`POST
- * /2010-04-01/Accounts/<account>/Messages.json`, form-encoded, basic auth):
- * `sms`, `whatsapp` (addresses prefixed `whatsapp:`) and `signal` (prefixed
- * `signal:`, for gateways that speak the same API). Account, auth token and
- * sender come from the channel's settings, else from config.
+ * `sms`, `whatsapp` and `signal` (numbers prefixed `whatsapp:`/`signal:`) through a Twilio-compatible Messages API;
+ * account, auth token and sender from the channel's settings, else config.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';

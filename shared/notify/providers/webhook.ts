@@ -1,11 +1,6 @@
 /**
- * `webhook`: an HTTP request to the user's URL. A plain URL as the value
- * POSTs the alert as JSON (uuid, name, tags, status, …) for both directions.
- * The JSON form mirrors the reference's webhook: `method_down`, `url_down`,
- * `headers_down`, `body_down` and the same four for `up`, each templated with
- * `$CODE`, `$STATUS`, `$NOW`, `$NAME`, `$TAGS`, `$DESC`, `$TAG1`…, the JSON
- * string literals `$NAME_JSON`, `$TAGS_JSON`, `$DESC_JSON`, and `$JSON` (the
- * whole alert). A direction without a URL sends nothing.
+ * `webhook`: a plain URL gets the alert POSTed as JSON; the JSON form mirrors the reference's per-direction templates
+ * (README, Channel values). A direction without a URL sends nothing.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
@@ -69,10 +64,8 @@ function specOf(settings: WebhookSettings, status: AlertStatus, alert: Alert): W
 }
 
 /**
- * Fills `$NAME`-style variables in one pass (a value that contains `$NAME`
- * stays as it is), longest names first so `$NAME_JSON` is not read as `$NAME`.
- *
- * @param encode - Applied to each value (URL-encoding for URLs).
+ * Fills `$NAME`-style variables, each value passed through `encode`, in one pass (a value holding `$NAME` stays
+ * as is), longest names first so `$NAME_JSON` is not read as `$NAME`.
  */
 export function fillTemplate(template: string, alert: Alert, encode: (v: string) => string = (v) => v): string {
   const vars: Record<string, string> = {
