@@ -9,7 +9,7 @@
  * what to do and exits 1. SIGTERM/SIGINT close everything, children last, within 10 s.
  */
 import { fileURLToPath } from 'node:url';
-import { createApp } from '../server/app.js';
+import { createWebHandler } from '../server/app.js';
 import { listen } from '../server/http.js';
 import { startWorkers } from '../workers/start.js';
 import { startSmtpd } from '../server/smtpd/listener.js';
@@ -24,7 +24,8 @@ import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { UnreachableError } from '../shared/unreachable.js';
 import { trackQueueDepths } from '../shared/metrics.js';
-import { openPingJournal } from '../shared/services/journal-replay.js';
+import { openPingJournal } from '../shared/pings/replay.js';
+import { openJournalConnection } from '../server/ping/journal-connection.js';
 import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
@@ -116,8 +117,9 @@ async function main(): Promise<void> {
     const depths = trackQueueDepths(webRedis);
     const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
     const workers = await startWorkers(deps);
-    const journal = await openPingJournal(webRedis, { clock: systemClock, queues: webQueues });
-    const http = await listen(createApp({ clock: systemClock, redis: webRedis, queues: webQueues, journal }), config.port);
+    const journalRedis = await openJournalConnection(webRedis);
+    const journal = await openPingJournal(journalRedis, { clock: systemClock, queues: webQueues });
+    const http = await listen(createWebHandler({ clock: systemClock, redis: webRedis, queues: webQueues, journal }), config.port);
     const smtpd = await startSmtpd({ port: config.smtpPort, host: config.smtpHost, deps: { clock: systemClock, queues: webQueues } });
     log.info({ port: http.port, baseUrl: config.baseUrl, smtpPort: smtpd.port }, 'listening');
     onShutdown(async () => {
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
       await journal.stop();
       await workers.close();
       await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
-      await Promise.all([webRedis.quit(), workerRedis.quit()]);
+      await Promise.all([webRedis.quit(), journalRedis.quit(), workerRedis.quit()]);
       await disconnectDb();
       await stopServices();
     }, log);

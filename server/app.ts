@@ -1,5 +1,7 @@
 /**
- * The Express application, without `listen` (tests mount it with supertest).
+ * The web process's request listener: `/ping/…` goes to the lean Pinging API
+ * handler (server/ping/handler.ts, no Express), everything else to the Express
+ * application, built without `listen` (tests mount either with supertest).
  *
  * Paths: `/api/v1/…`, `/api/v2/…` and `/api/v3/…` Management API (the same
  * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
@@ -8,12 +10,13 @@
  * endpoints (process metrics, `/admin/queues`) when a credential is configured,
  * and the web dashboard at `/` (its files under `/dashboard/`).
  */
-import type { PingJournal } from '../shared/services/ping-journal.js';
+import type { PingJournal } from '../shared/pings/journal.js';
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
 import { API_VERSIONS, useApiVersion } from './middleware/version.js';
-import { pingRouter } from './routes/ping.js';
+import { isPingPath, pingListener, splitUrl } from './ping/handler.js';
 import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
@@ -38,7 +41,24 @@ export interface AppDeps {
 }
 
 /**
- * Builds the application.
+ * Builds the request listener of the web process: a request whose path is
+ * `/ping` or below `/ping/` (case-sensitive, undecoded, as Express's
+ * `app.use('/ping', …)` matched it) is answered by the Pinging API handler,
+ * any other by {@link createApp}.
+ *
+ * @param deps - Connections and the clock; tests pass their own.
+ */
+export function createWebHandler(deps: AppDeps): RequestListener {
+  const app = createApp(deps);
+  const ping = pingListener(deps);
+  return (req, res) => {
+    if (isPingPath(splitUrl(req.url ?? '').path)) ping(req, res);
+    else app(req, res);
+  };
+}
+
+/**
+ * Builds the Express application: everything but the Pinging API.
  *
  * @param deps - Connections and the clock; tests pass their own.
  */
@@ -58,7 +78,6 @@ export function createApp(deps: AppDeps): Express {
     });
     app.use(`/api/v${version}`, useApiVersion(version), api);
   }
-  app.use('/ping', pingRouter(deps));
   app.use(badgeRouter(deps.clock));
   if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
   app.use(opsRouter(ops, deps.queues));

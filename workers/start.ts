@@ -1,14 +1,15 @@
 /**
- * The worker process's BullMQ workers, started and stopped together. Used by
- * `workers/main.ts` (the `worker` process) and by `npm start` (all in one).
+ * The worker process's processors, started and stopped together: the deadline
+ * path (shared/deadlines/), the alert path (shared/alerts/notify.ts), the
+ * sweep, and the replay of dead web processes' ping journals. Used by
+ * `workers/main.ts` and by `npm start` (all in one).
  */
 import type { Queue, Worker } from 'bullmq';
-import { deadlineWorker } from './deadlines.js';
-import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from './sweep.js';
-import { notifyWorker } from './notify.js';
-import { alertNow } from './alert-now.js';
-import { replayJournals } from './journals.js';
-import type { WorkerDeps, WorkerFactory } from './deps.js';
+import { deadlineWorker } from '../shared/deadlines/process.js';
+import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from '../shared/deadlines/sweep.js';
+import { notifyWorker } from '../shared/alerts/notify.js';
+import { replayJournals } from '../shared/pings/replay.js';
+import type { WorkerDeps, WorkerFactory } from '../shared/queues/deps.js';
 import { logger } from '../shared/logger.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 
@@ -20,36 +21,23 @@ export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, n
 /** Running workers. */
 export interface RunningWorkers {
   workers: Worker[];
-  /**
-   * Stops taking jobs, waits for active jobs and alerts being sent to finish (alerts
-   * still waiting for a slot are released to notify jobs), stops watching the sweep
-   * scheduler, closes the sweep queue handle.
-   */
+  /** Stops taking jobs, waits for active ones, stops the journal replay and the sweep scheduler's upkeep. */
   close(): Promise<void>;
 }
 
 /**
  * Starts every worker in {@link WORKERS}, schedules the repeating sweep (and
  * re-creates its scheduler should a Redis flush delete it) and runs one sweep
- * at once, so deadline and notify jobs lost, and flips left owed, while no worker ran, are back before
- * the first interval passes. The deadline worker sends its alerts through
- * `deps.alerts`, by default an {@link alertNow} of this process.
+ * at once, so what was lost while no worker ran is back before the first interval.
  *
- * @param deps - Connection, queues, clock and settings shared by all workers.
  * @param factories - Workers to start; {@link WORKERS} unless a test narrows it.
  * @throws the Redis error when the sweep cannot be scheduled.
  */
-export async function startWorkers(
-  deps: WorkerDeps,
-  factories: readonly WorkerFactory[] = WORKERS,
-): Promise<RunningWorkers> {
-  const alerts = deps.alerts ?? alertNow(deps);
-  const workers = factories.map((build) => build({ ...deps, alerts }));
+export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerFactory[] = WORKERS): Promise<RunningWorkers> {
+  const workers = factories.map((build) => build(deps));
   reportRedisOutages(deps.connection, log, workers);
   for (const worker of workers) {
-    worker.on('failed', (job, err) =>
-      log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'),
-    );
+    worker.on('failed', (job, err) => log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'));
   }
   let sweepQueue: Queue | undefined;
   let stopWatching: (() => Promise<void>) | undefined;
@@ -57,9 +45,7 @@ export async function startWorkers(
   const close = async (): Promise<void> => {
     await stopReplaying();
     await stopWatching?.();
-    alerts.stop();
     await Promise.all(workers.map((w) => w.close()));
-    await alerts.idle();
     await sweepQueue?.close();
   };
   try {

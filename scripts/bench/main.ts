@@ -13,9 +13,16 @@
  * wait up to 60 s for the database (PING_TIMEOUT_MS), so that an overloaded
  * database shows as latency in the figures instead of ending a phase with 503s.
  *
+ * The web processes and the bare node:http server run pinned to one CPU
+ * (`--web-cpu`, by default the last one when `taskset` exists and there are
+ * several), so that their figures are those of one core, beside the load
+ * generator, the worker and the databases.
+ *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
- *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale]
+ *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale] [--web-cpu N|none]
  */
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import mongoose from 'mongoose';
@@ -27,8 +34,8 @@ import { Check } from '../../shared/models/check.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { createProject } from '../../shared/services/projects.js';
 import { startNode, waitForHttp, type Child } from './processes.js';
-import { load, startCeilingServer, type LoadResult } from './throughput.js';
-import { createChecks, measureLateness } from './lateness.js';
+import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.js';
+import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
 import { measureScale } from './scale.js';
 import { summarize, type Summary } from './stats.js';
@@ -52,6 +59,19 @@ function phases(value: string): Phase[] {
   return names as Phase[];
 }
 
+/** The last CPU when `taskset` can pin to it and there are several, else undefined (unpinned). */
+function defaultWebCpu(): number | undefined {
+  const cpus = availableParallelism();
+  return cpus > 1 && spawnSync('taskset', ['--version']).status === 0 ? cpus - 1 : undefined;
+}
+
+function webCpu(value: string): number | undefined {
+  if (value === 'none') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a CPU number (0, 1, …) or none');
+  return n;
+}
+
 const program = new Command('bench')
   .option('--checks <n>', 'checks in the throughput, lateness and alert phases', count, 1000)
   .option('--scale <n>', 'active checks in the scale phase', count, 100_000)
@@ -59,9 +79,12 @@ const program = new Command('bench')
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
   .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
-  .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES]);
+  .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
+  .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu());
 program.parse();
-const opts = program.opts<{ checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[] }>();
+const opts = program.opts<{
+  checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[]; webCpu: number | undefined;
+}>();
 const runs = (phase: Phase): boolean => opts.phases.includes(phase);
 
 function withPath(uri: string, path: string): string {
@@ -71,7 +94,8 @@ function withPath(uri: string, path: string): string {
 }
 
 const out = (line = ''): boolean => process.stdout.write(`${line}\n`);
-const loadRow = (name: string, r: LoadResult): string => `| ${name} | ${Math.round(r.rps)} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.non2xx + r.errors} |`;
+const loadRow = (name: string, r: LoadResult, bare: LoadResult): string =>
+  `| ${name} | ${Math.round(r.rps)} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.non2xx + r.errors} | ${r.cpuUsPerRequest ?? '?'} | ${(r.rps / bare.rps).toFixed(3)} |`;
 const summaryRow = (name: string, s: Summary): string => `| ${name} | ${s.count} | ${s.p50} | ${s.p99} | ${s.max} |`;
 
 async function nPingsOf(ids: string[]): Promise<number> {
@@ -103,6 +127,12 @@ async function trialsOf(trials: number, measure: () => Promise<Summary>): Promis
   return summarize(values);
 }
 
+/** A server process of the bench and where it answers. */
+interface Served {
+  child: Child;
+  origin: string;
+}
+
 /** A free TCP port on 127.0.0.1 for the bench's web process (a fixed one could be answered by a stale server). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -114,36 +144,44 @@ async function freePort(): Promise<number> {
 
 /**
  * The throughput phase: the ping load against the web process as configured, then against bare node:http
- * (the ceiling), then against the journal-first web process, with the pings stored against the 200s.
+ * (the ceiling), then against the journal-first web process (PING_ACK_MS=0: answered once in Redis, whatever
+ * the database's speed), in one table with each server's CPU time per request, with the pings stored against the 200s.
  *
+ * @param web - The web process as configured, and its origin; `journalWeb` the journal-first one.
  * @returns The load against the configured web process.
  */
-async function measureThroughput(origin: string, journalOrigin: string, paths: string[], ids: string[]): Promise<LoadResult> {
-  out(`ping throughput: ${opts.checks} checks, ${opts.connections} connections, ${opts.duration} s each`);
+async function measureThroughput(web: Served, journalWeb: Served, paths: string[], ids: string[]): Promise<LoadResult> {
+  const pinned = opts.webCpu === undefined ? 'unpinned' : `web processes and bare server pinned to CPU ${opts.webCpu}`;
+  out(`ping throughput: ${opts.checks} checks, ${opts.connections} connections, ${opts.duration} s each, ${pinned}`);
+  const shape = { connections: opts.connections, durationS: opts.duration };
   const before = await nPingsOf(ids);
-  const service = await load(origin, paths, { connections: opts.connections, durationS: opts.duration });
+  const service = await loadOf(web.child, web.origin, paths, shape);
   const stored = (await nPingsOf(ids)) - before;
-  const ceiling = await startCeilingServer();
-  const bare = await load(ceiling.origin, paths, { connections: opts.connections, durationS: opts.duration });
-  ceiling.server.close();
-  out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
-  out(loadRow('ping handler', service));
-  out(loadRow('bare node:http', bare));
-  out(`ratio service/ceiling: ${(service.rps / bare.rps).toFixed(3)}`);
-  // A request cut off when the load stops may be stored without its 200 having been counted: stored ≥ 200s.
-  out(`200 responses: ${service.ok}; pings stored (sum of n_pings): ${stored}${stored >= service.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}\n`);
-
-  out('ping throughput, every ping answered once journaled in Redis (PING_ACK_MS=0), same load:');
+  const ceiling = await startCeilingServer(await freePort(), opts.webCpu);
+  const bare = await loadOf(ceiling.child, ceiling.origin, paths, shape);
+  await ceiling.child.stop();
+  // Each check pinged once first, and stored: the journal-first process knows them all, as one up for a while
+  // does, so that none of the measured pings waits for MongoDB to say whether its check exists.
+  const warmBefore = await nPingsOf(ids);
+  await inBatches(paths, opts.connections, async (path) => void (await (await fetch(`${journalWeb.origin}${path}`)).text()));
+  await waitUntil(async () => (await nPingsOf(ids)) - warmBefore >= paths.length, 60_000);
   const journalBefore = await nPingsOf(ids);
-  const journaled = await load(journalOrigin, paths, { connections: opts.connections, durationS: opts.duration });
+  const journaled = await loadOf(journalWeb.child, journalWeb.origin, paths, shape);
   const loadEnded = Date.now();
   const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
   const journalStored = (await nPingsOf(ids)) - journalBefore;
-  out('| target | pings/s | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|---|');
-  out(loadRow('ping handler, answered from the journal', journaled));
-  out(`ratio service/ceiling: ${(journaled.rps / bare.rps).toFixed(3)}`);
-  out(`200 responses: ${journaled.ok}; pings stored (sum of n_pings): ${journalStored}${journalStored >= journaled.ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)'}`);
-  out(`MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
+  out('| target | pings/s | p50 ms | p99 ms | requests | errors | CPU µs/request | ratio to bare node:http |\n|---|---|---|---|---|---|---|---|');
+  out(loadRow('ping handler', service, bare));
+  out(loadRow('ping handler, answered from the journal (PING_ACK_MS=0)', journaled, bare));
+  out(loadRow('bare node:http', bare, bare));
+  const [j, b] = [journaled.cpuUsPerRequest, bare.cpuUsPerRequest];
+  // CPU per request is the process's own cost, whatever else shares its core: a ceiling the load may not reach.
+  if (j && b) out(`one core's worth of CPU: ${Math.round(1e6 / j)} pings/s answered from the journal, ${Math.round(1e6 / b)} requests/s of bare node:http (ratio ${(b / j).toFixed(3)})`);
+  // A request cut off when the load stops may be stored without its 200 having been counted: stored ≥ 200s.
+  const missing = (n: number, ok: number): string => (n >= ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)');
+  out(`ping handler: 200 responses ${service.ok}; pings stored (sum of n_pings) ${stored}${missing(stored, service.ok)}`);
+  out(`answered from the journal: 200 responses ${journaled.ok}; pings stored ${journalStored}${missing(journalStored, journaled.ok)}; `
+    + `MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
   return service;
 }
 
@@ -159,9 +197,9 @@ async function main(): Promise<void> {
   // A second web process answers every ping as soon as it is journaled (PING_ACK_MS=0): the journal's capacity.
   const journalPort = await freePort();
   const children: Child[] = [
-    startNode('dist/server/main.js', env),
+    startNode('dist/server/main.js', env, opts.webCpu),
     startNode('dist/workers/main.js', env),
-    startNode('dist/server/main.js', { ...env, PORT: String(journalPort), PING_ACK_MS: '0' }),
+    startNode('dist/server/main.js', { ...env, PORT: String(journalPort), PING_ACK_MS: '0' }, opts.webCpu),
   ];
   const origin = `http://127.0.0.1:${port}`;
   const journalOrigin = `http://127.0.0.1:${journalPort}`;
@@ -176,7 +214,7 @@ async function main(): Promise<void> {
     const [, hz] = (await redis.config('GET', 'hz')) as string[];
     out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
     let service: LoadResult | undefined;
-    if (runs('throughput')) service = await measureThroughput(origin, journalOrigin, paths, ids);
+    if (runs('throughput')) service = await measureThroughput({ child: children[0]!, origin }, { child: children[2]!, origin: journalOrigin }, paths, ids);
     if (runs('lateness') || runs('alerts')) {
       out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
       out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');

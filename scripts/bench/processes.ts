@@ -3,7 +3,11 @@
  * bench, exactly as the Procfile runs them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Linux's clock ticks per second (USER_HZ), the unit of CPU times in /proc. */
+const CLOCK_TICKS_PER_S = 100;
 
 /** A started child and how to stop it. */
 export interface Child {
@@ -12,12 +16,15 @@ export interface Child {
 }
 
 /**
- * Runs `node <script>` with `env` added to the current environment.
+ * Runs `node <args>` with `env` added to the current environment.
  *
- * @param script - Path of a compiled entry point, e.g. `dist/server/main.js`.
+ * @param args - A compiled entry point, e.g. `dist/server/main.js`, or node's own arguments (`-e <code>`).
+ * @param cpu - Pins the process to this CPU (`taskset -c`); undefined runs it unpinned.
  */
-export function startNode(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function startNode(args: string | string[], env: Record<string, string>, cpu?: number): Child {
+  const argv = [process.execPath, ...(typeof args === 'string' ? [args] : args)];
+  const command = cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
+  const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return {
     process: child,
     stop: async () => {
@@ -28,6 +35,22 @@ export function startNode(script: string, env: Record<string, string>): Child {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * CPU time (user + system) a child has used so far, in milliseconds, read
+ * from /proc: a figure of its own, whatever else runs on the machine.
+ *
+ * @returns undefined where /proc cannot tell (not Linux, or the child has exited).
+ */
+export function cpuMsOf(child: Child): number | undefined {
+  try {
+    // Fields after the command name: state is field 3, utime 14, stime 15 (man 5 proc).
+    const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,16 +1,16 @@
 /**
  * Scale: many active checks at once. Inserts `count` up checks straight into
  * MongoDB (pinged in the last day, deadlines spread over the next day),
- * schedules each one's deadline the way pings do (index entry and timer), and measures what a
+ * schedules each one's deadline the way pings do (its delayed job), and measures what a
  * large deployment pays: Redis bytes per check (INFO used_memory before and
  * after), and the duration of one reconciliation sweep pass over them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { Check } from '../../shared/models/check.js';
-import { scheduleDeadlines } from '../../shared/queues/deadlines.js';
+import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import type { Queues } from '../../shared/queues/index.js';
-import { runSweep } from '../../workers/sweep.js';
+import { runSweep } from '../../shared/deadlines/sweep.js';
 import { systemClock } from '../../shared/clock.js';
 
 /** Checks inserted and scheduled per round trip. */
@@ -24,7 +24,7 @@ export interface ScaleResult {
   checks: number;
   /** Milliseconds to insert the checks and schedule their jobs. */
   setupMs: number;
-  /** Redis bytes added per check (its deadline index entry and its timer job: deadlines are spread, so one timer each). */
+  /** Redis bytes added per check (its delayed deadline job). */
   redisBytesPerCheck: number;
   /** Milliseconds of one sweep pass, and how many deadlines it re-added. */
   sweepMs: number;
@@ -59,7 +59,7 @@ export async function measureScale(queues: Queues, redis: Redis, projectId: stri
       };
     });
     await Check.insertMany(docs, { ordered: false, lean: true });
-    await scheduleDeadlines(queues.deadlines, docs.map((d) => ({ checkId: d._id, at: d.deadline })));
+    await scheduleDeadlines(queues.deadlines, docs.map((d) => ({ checkId: d._id, at: d.deadline })), new Date());
   }
   const setupMs = Date.now() - started;
   const redisBytesPerCheck = Math.round((await usedMemory(redis)) - before) / count;

@@ -1,10 +1,10 @@
 /**
  * Ping throughput: autocannon against the ping handler, cycling over many
  * checks, and the same load against a bare node:http server answering "OK"
- * (the ceiling of this machine).
+ * (the ceiling of this machine), each server in a process of its own.
  */
-import { createServer, type Server } from 'node:http';
 import autocannon from 'autocannon';
+import { cpuMsOf, startNode, waitForHttp, type Child } from './processes.js';
 
 /** One load run's figures. */
 export interface LoadResult {
@@ -18,6 +18,8 @@ export interface LoadResult {
   ok: number;
   non2xx: number;
   errors: number;
+  /** CPU time the server's process used per request, microseconds (undefined when unknown). */
+  cpuUsPerRequest?: number;
 }
 
 /** Load shape shared by both runs. */
@@ -59,17 +61,36 @@ export async function load(origin: string, paths: string[], opts: LoadOptions): 
 }
 
 /**
- * Starts a bare HTTP server answering `OK` on 127.0.0.1.
+ * {@link load}, with the CPU time `server`'s process used per request meanwhile.
  *
- * @returns The server and its origin.
+ * @param server - The process answering at `origin`.
  */
-export async function startCeilingServer(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('OK');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { server, origin: `http://127.0.0.1:${port}` };
+export async function loadOf(server: Child, origin: string, paths: string[], opts: LoadOptions): Promise<LoadResult> {
+  const before = cpuMsOf(server);
+  const result = await load(origin, paths, opts);
+  const after = cpuMsOf(server);
+  const cpuUsPerRequest = before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / result.requests);
+  return { ...result, cpuUsPerRequest };
+}
+
+/** The ceiling: a bare node:http server answering `OK` on 127.0.0.1:$PORT, as its own process (CommonJS for `node -e`). */
+const CEILING_SERVER = `require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end('OK');
+}).listen(Number(process.env.PORT), '127.0.0.1');`;
+
+/**
+ * Starts the bare HTTP server in a process of its own, pinned like the web
+ * processes, so that it and the ping handler share nothing with the load generator.
+ *
+ * @param port - A free TCP port.
+ * @param cpu - The CPU to pin it to (undefined: unpinned).
+ * @returns The process and its origin, once it answers.
+ * @throws Error when it does not answer within 10 s.
+ */
+export async function startCeilingServer(port: number, cpu?: number): Promise<{ child: Child; origin: string }> {
+  const child = startNode(['-e', CEILING_SERVER], { PORT: String(port) }, cpu);
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(origin, 10_000);
+  return { child, origin };
 }

@@ -1,26 +1,33 @@
 /**
- * The Pinging API under `/ping/` (seed "Pinging API"; behaviour.md §4).
+ * The Pinging API under `/ping` (seed "Pinging API"; behaviour.md §4): a plain
+ * node:http request listener, with no Express on the hottest path of the
+ * service (as Healthchecks.io serves pings apart from its web framework).
+ * `server/app.ts` sends it every request whose path is `/ping` or starts with `/ping/`.
  *
- * Paths are matched here rather than by Express routes: the shapes of §4.1
- * (a canonical lowercase UUID, or a ping key and slug, each optionally followed
- * by a signal or an exit status) do not fit path-to-regexp without regexes,
- * and one handler for every method keeps the hot path short. Any method is a
- * ping and is recorded as sent; Express would route HEAD through GET handlers,
- * which `router.use` does not, so HEAD stays HEAD (and gets no body).
- * Every request's time is recorded in `hc_ping_duration_seconds` (shared/metrics.ts).
+ * One handler for every method: any method is a ping and is recorded as sent,
+ * HEAD included (answered without a body). Every request's time is recorded in
+ * `hc_ping_duration_seconds` (shared/metrics.ts).
  */
-import { Router, type Request } from 'express';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { parse as parseUrl } from 'node:url';
 import type { AppDeps } from '../app.js';
 import { config } from '../../shared/config.js';
 import { AppError } from '../../shared/errors.js';
-import { UUID_RE } from '../../shared/domain/ids.js';
-import { handlePing, type PingInput, type PingTarget, type RouteAction } from '../services/ping.js';
-import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../services/ping-request.js';
-import { signalBatcher, type SignalItem } from '../../shared/services/signal-batch.js';
+import { logger, redactPingPath } from '../../shared/logger.js';
+import { isDatabaseUnavailable } from '../../shared/unreachable.js';
 import { observePingSeconds } from '../../shared/metrics.js';
-import { KnownChecks } from '../services/known-checks.js';
+import { pingBatcher, type PingItem } from '../../shared/pings/record.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import { handlePing, type PingDeps, type PingInput, type PingTarget, type RouteAction } from './service.js';
+import { readPingBody, remoteAddrOf, schemeOf, uaOf, type PingBody } from './request.js';
+import { KnownChecks } from './known-checks.js';
+
+const log = logger.child({ module: 'http' });
 
 const MS_PER_SECOND = 1000;
+const PREFIX = '/ping';
+const TEXT = 'text/plain; charset=utf-8';
 
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
@@ -28,6 +35,14 @@ const PING_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'max-age=0, no-cache, no-store, must-revalidate, private',
   'Ping-Body-Limit': String(config.pingBodyLimitBytes),
 };
+
+/** The two answers of a recorded ping, headers built once. */
+const ANSWERS = {
+  200: { body: 'OK', headers: { ...PING_HEADERS, 'Content-Type': TEXT, 'Content-Length': '2' } },
+  201: { body: 'Created', headers: { ...PING_HEADERS, 'Content-Type': TEXT, 'Content-Length': '7' } },
+} as const;
+
+const NO_BODY: PingBody = { body: null, cut: false };
 
 /** `<ping_key>` and `<slug>` shapes (behaviour.md §4.1 rule 2); uppercase slugs are refused later with 400. */
 const KEY_OR_SLUG_RE = /^[-A-Za-z0-9_]+$/;
@@ -38,63 +53,92 @@ const EXIT_STATUS_RE = /^[0-9]+$/;
 /** What a path asks for, before the query string. */
 type ParsedPath = Pick<PingInput, 'target' | 'action' | 'exitStatus'>;
 
+/** `parseurl`'s fast case (what Express routes on): a path starting with `/` and none of these characters. */
+const SLOW_URL_RE = /[\t\n\f\r #\u00a0\ufeff]/;
+
 /**
- * Builds the `/ping` router.
+ * The path and the query string of a request URL, as Express's routing reads
+ * them (`parseurl`): no decoding; `url.parse` for an absolute URL or one with
+ * whitespace or a fragment. The path is then matched per behaviour.md §4.1.
  *
- * @param deps - Clock, queues and Redis of the web process. Concurrent pings
- *   share database round trips through one batcher per router.
+ * @param url - `req.url`.
+ * @returns The path (e.g. `/ping/<uuid>`), and the query string without `?`, or null when there is none.
  */
-export function pingRouter(deps: AppDeps): Router {
-  const router = Router();
-  const batcher = signalBatcher(deps);
-  const pingDeps = { ...deps, record: (item: SignalItem) => batcher.load(item), ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog }, known: new KnownChecks() };
-  router.use(async (req, res) => {
+export function splitUrl(url: string): { path: string; query: string | null } {
+  if (url.charCodeAt(0) !== 0x2f || SLOW_URL_RE.test(url)) {
+    const parsed = parseUrl(url);
+    return { path: parsed.pathname ?? '', query: parsed.query };
+  }
+  const q = url.indexOf('?');
+  return q === -1 ? { path: url, query: null } : { path: url.slice(0, q), query: url.slice(q + 1) };
+}
+
+/**
+ * Whether a path is the Pinging API's (behaviour.md §4.1), as
+ * `app.use('/ping', …)` matched it before: `/ping` itself or below `/ping/`,
+ * case-sensitively; `/ping` and `/ping/` are then answered 404 `not found`.
+ *
+ * @param path - The path part of the URL, undecoded (see {@link splitUrl}).
+ */
+export function isPingPath(path: string): boolean {
+  return path.startsWith(PREFIX) && (path.length === PREFIX.length || path.charCodeAt(PREFIX.length) === 0x2f);
+}
+
+/**
+ * Builds the `/ping` request listener (behaviour.md §4.2–4.3): every response,
+ * errors included, carries the CORS, Cache-Control and Ping-Body-Limit
+ * headers; a ping is answered 200 `OK` or 201 `Created` (plain text). Concurrent
+ * pings share database round trips through one batcher per listener; with
+ * `deps.journal`, pings are journaled and answered per PING_ACK_MS (server/ping/service.ts).
+ *
+ * @param deps - Clock, queues, Redis and the journal of the web process.
+ * @returns A listener for requests whose path {@link isPingPath} accepts. It
+ *   never throws: every error is answered (see {@link sendError}).
+ */
+export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const batcher = pingBatcher(deps);
+  const pingDeps: PingDeps = {
+    ...deps,
+    record: (item: PingItem) => batcher.load(item),
+    ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog },
+    known: new KnownChecks(),
+  };
+  return (req, res) => {
     // Timed to the end of the response, errors included: what a pinging client waits.
     const arrivedMs = performance.now();
     res.once('finish', () => observePingSeconds((performance.now() - arrivedMs) / MS_PER_SECOND));
-    res.set(PING_HEADERS);
-    const parsed = parsePath(req.path);
-    if (!parsed) throw new AppError(404, 'not found', 'text');
-    const query = req.query;
-    const { body, cut } = await readPingBody(req, config.pingBodyLimitBytes, config.pingBodyReadCapBytes);
-    // The rest of an over-long body stays unread: close the connection rather than read it to reuse it.
-    if (cut) res.set('Connection', 'close');
-    const status = await withinPingTimeout(
-      handlePing(pingDeps, {
-        ...parsed,
-        rid: lastValue(query.rid),
-        create: lastValue(query.create) === '1',
-        meta: metaOf(req, body),
-      }),
-    );
-    res.status(status).type('text/plain; charset=utf-8').send(status === 201 ? 'Created' : 'OK');
-  });
-  return router;
+    answer(pingDeps, req, res).catch((err: unknown) => sendError(req, res, err));
+  };
 }
 
 /**
- * The ping's outcome, or a 503 when the database has not answered within
- * PING_TIMEOUT_MS: the client is told the ping is not acknowledged (and may
- * retry) instead of waiting on a database that stopped answering. The write
- * itself goes on and may still be applied.
+ * Reads, records and answers one ping.
  *
- * @throws AppError 503 `service unavailable` (plain text) on timeout; the ping's own error otherwise.
+ * @throws AppError 404/400/409 (plain text) for a request that names no
+ *   check or is malformed; 503 when the ping timed out; the database's error.
  */
-async function withinPingTimeout(ping: Promise<200 | 201>): Promise<200 | 201> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError(503, 'service unavailable', 'text')), config.pingTimeoutMs);
-  });
-  try {
-    return await Promise.race([ping, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { path, query } = splitUrl(req.url ?? '');
+  const parsed = parsePath(path.slice(PREFIX.length));
+  if (!parsed) throw new AppError(404, 'not found', 'text');
+  const { body, cut } = hasBody(req) ? await readPingBody(req, config.pingBodyLimitBytes, config.pingBodyReadCapBytes) : NO_BODY;
+  // The rest of an over-long body stays unread: close the connection rather than read it to reuse it.
+  if (cut) res.setHeader('Connection', 'close');
+  const params = query === null ? null : parseQuery(query);
+  const status = await withinPingTimeout(handlePing(deps, {
+    ...parsed,
+    rid: lastValue(params?.rid),
+    create: lastValue(params?.create) === '1',
+    meta: { scheme: schemeOf(req, config.trustProxy), remoteAddr: remoteAddrOf(req, config.trustProxy), method: req.method!, ua: uaOf(req), body },
+  }));
+  res.writeHead(status, ANSWERS[status].headers).end(ANSWERS[status].body);
 }
 
 /**
- * Matches a path below `/ping` against behaviour.md §4.1. `/<uuid>/<word>`
- * that is not a signal falls through to the slug form (ping key = the UUID).
+ * Matches a path below `/ping` against behaviour.md §4.1 (a canonical
+ * lowercase UUID, or a ping key and slug, each optionally followed by a signal
+ * or an exit status), percent-decoded first. `/<uuid>/<word>` that is not a
+ * signal falls through to the slug form (ping key = the UUID).
  *
  * @param rawPath - For example `/0b5d…/start` or `/<ping_key>/<slug>/3`.
  * @returns null when no route matches (404).
@@ -134,19 +178,54 @@ function decoded(path: string): string | null {
   }
 }
 
-/** The last value of a query parameter, as the reference reads it; undefined when absent. */
-function lastValue(value: unknown): string | undefined {
-  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
-  return typeof last === 'string' ? last : undefined;
+/** Whether the request has a body: HTTP/1.1 requests without Content-Length or Transfer-Encoding have none. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** Request data for the ping log (behaviour.md §1.5). */
-function metaOf(req: Request, body: Buffer | null): PingInput['meta'] {
-  return {
-    scheme: schemeOf(req, config.trustProxy),
-    remoteAddr: remoteAddrOf(req, config.trustProxy),
-    method: req.method,
-    ua: uaOf(req),
-    body,
-  };
+/**
+ * The ping's outcome, or a 503 when the database has not answered within
+ * PING_TIMEOUT_MS (milliseconds): the client is told the ping is not
+ * acknowledged (and may retry) instead of waiting on a database that stopped
+ * answering. The write itself goes on and may still be applied.
+ *
+ * @throws AppError 503 `service unavailable` (plain text) on timeout; the ping's own error otherwise.
+ */
+function withinPingTimeout(ping: Promise<200 | 201>): Promise<200 | 201> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new AppError(503, 'service unavailable', 'text')), config.pingTimeoutMs);
+    ping.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+/** The last value of a query parameter, as the reference reads it; undefined when absent. */
+function lastValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+/**
+ * Answers a ping that failed, as server/middleware/errors.ts answers the rest
+ * of the service: an AppError with its status and body shape, a database that
+ * cannot be reached with a logged 503 `service unavailable` (plain text),
+ * anything else with a logged 500 `{"error":"internal error"}`. The path is
+ * logged with its key or UUID redacted.
+ */
+function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  const path = (): string => redactPingPath(splitUrl(req.url ?? '').path);
+  let status = 500;
+  let shape: 'text' | 'json' | 'empty' = 'json';
+  let message = 'internal error';
+  if (err instanceof AppError) {
+    [status, shape, message] = [err.status, err.body, err.message];
+  } else if (isDatabaseUnavailable(err)) {
+    log.warn({ err: String(err), path: path() }, 'database unavailable');
+    [status, shape, message] = [503, 'text', 'service unavailable'];
+  } else {
+    log.error({ err, method: req.method, path: path() }, 'unhandled error');
+  }
+  if (res.headersSent) return;
+  const body = shape === 'empty' ? '' : shape === 'text' ? message : JSON.stringify({ error: message });
+  const type: OutgoingHttpHeaders = shape === 'empty' ? {} : { 'Content-Type': shape === 'text' ? TEXT : 'application/json; charset=utf-8' };
+  res.writeHead(status, { ...PING_HEADERS, ...type, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
 }

@@ -1,6 +1,6 @@
 /**
  * Which check UUIDs exist, remembered by the web process for a minute so that
- * a journaled ping (shared/services/ping-journal.ts) is answered without a
+ * a journaled ping (shared/pings/journal.ts) is answered without a
  * MongoDB round trip: under a burst, or while MongoDB does not answer, a ping
  * to a known check is acknowledged from Redis.
  *

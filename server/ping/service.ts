@@ -1,25 +1,20 @@
 /**
  * Turning a ping request into a recorded signal (behaviour.md §4.3): find the
  * check (by UUID, or by ping key and slug, creating it for `create=1`), check
- * the exit status and rid, pick the action, and apply it through
- * `recordSignal`, the one code path shared with inbound email.
+ * the exit status and rid, pick the action, journal it and apply it through
+ * the ping batcher (shared/pings/record.ts), the one code path shared with
+ * inbound email. The HTTP side is server/ping/handler.ts.
  */
 import mongoose from 'mongoose';
 import { Check } from '../../shared/models/check.js';
 import { Project } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
 import type { Signal } from '../../shared/domain/status.js';
-import type { SignalItem } from '../../shared/services/signal-batch.js';
-import {
-  SIGNAL_PROJECTION,
-  type PingMeta,
-  type SignalCheck,
-  type SignalDeps,
-} from '../../shared/services/signal.js';
-import { provisionCheck, type ProvisionDeps } from './ping-provision.js';
+import type { PingDeps as RecordDeps, PingItem, PingMeta } from '../../shared/pings/record.js';
+import { provisionCheck, type ProvisionDeps } from './provision.js';
 import type { KnownChecks } from './known-checks.js';
-import { acknowledged, entryOf, type PingJournal } from '../../shared/services/ping-journal.js';
-import { resolverOf } from '../../shared/services/signal-resolve.js';
+import { acknowledged, entryOf, type PingJournal } from '../../shared/pings/journal.js';
+import { resolverOf } from '../../shared/pings/resolve.js';
 import { logger } from '../../shared/logger.js';
 import { isDatabaseUnavailable } from '../../shared/unreachable.js';
 
@@ -53,13 +48,13 @@ export interface PingInput {
 
 /**
  * Dependencies of {@link handlePing}: `record` applies one ping (batched with
- * concurrent ones, see signal-batch.ts); with a `journal`, each ping is also
+ * concurrent ones, see shared/pings/record.ts); with a `journal`, each ping is also
  * journaled in Redis and answered per {@link acknowledged}: it waits for
  * MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not at all while
  * `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
  */
-export type PingDeps = SignalDeps & ProvisionDeps & {
-  record(item: SignalItem): Promise<number | null>;
+export type PingDeps = RecordDeps & ProvisionDeps & {
+  record(item: PingItem): Promise<number | null>;
   journal?: PingJournal;
   /** With a journal: the check UUIDs known to exist. */
   known?: KnownChecks;
@@ -73,7 +68,8 @@ const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
 /**
  * Records one ping, following behaviour.md §4.3 steps 1–11. With
  * `deps.journal` the ping is also journaled in Redis and may be answered
- * before MongoDB has it (see `handleJournaled`); without, once MongoDB has it.
+ * before MongoDB has it (per {@link acknowledged}; at once when journaled
+ * with an acknowledgement time of 0 ms); without, once MongoDB has it.
  *
  * @param deps - Clock, queues and Redis (for the auto-provisioning lock), the batcher, and optionally the journal.
  * @param input - The parsed request.
@@ -83,54 +79,72 @@ const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
  *   database's error when the ping is neither stored nor journaled.
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
-  if (deps.journal) return handleJournaled(deps, deps.journal, input);
-  const found = input.target.by === 'uuid'
-    ? { check: await Check.findById(input.target.uuid, SIGNAL_PROJECTION).lean<SignalCheck>(), created: false }
-    : await findBySlug(deps, input, input.target);
-  if (!found.check) throw notFound();
+  const { checkId, created } = await targetOf(deps, input);
   const rid = validated(input);
-  const meta: PingMeta = { ...input.meta, exitStatus: input.exitStatus, rid };
-  const n = await deps.record({ check: found.check, resolve: resolverOf(actionOf(input), input.meta.method, input.meta.body), meta });
-  if (n === null) throw notFound();
-  return found.created ? 201 : 200;
-}
-
-/**
- * {@link handlePing} with a journal: a UUID is looked up in `deps.known`
- * (no MongoDB read for a known check), the ping is journaled while it is
- * applied, and it is answered per {@link acknowledged}.
- */
-async function handleJournaled(deps: PingDeps, journal: PingJournal, input: PingInput): Promise<200 | 201> {
-  const { target } = input;
-  const found = target.by === 'uuid'
-    ? { checkId: (await deps.known!.exists(target.uuid)) ? target.uuid : null, check: undefined, created: false }
-    : await findBySlug(deps, input, target).then((f) => ({ ...f, checkId: f.check?._id ?? null }));
-  if (found.checkId === null) throw notFound();
-  const rid = validated(input);
-  const action = actionOf(input);
   const meta: PingMeta = { ...input.meta, exitStatus: input.exitStatus, rid, _id: new mongoose.Types.ObjectId() };
-  const resolve = resolverOf(action, input.meta.method, input.meta.body);
-  const entry = entryOf(found.checkId, action, Date.now(), meta);
+  const action = actionOf(input);
+  const item = { checkId, resolve: resolverOf(action, input.meta.method, input.meta.body), meta };
+  if (!deps.journal) {
+    if ((await deps.record(item)) === null) throw notFound();
+    return created ? 201 : 200;
+  }
+  const journal = deps.journal;
+  const entry = entryOf(checkId, action, Date.now(), meta);
   const { ms, backlog } = deps.ack ?? { ms: 0, backlog: 1 };
   const ackMs = journal.inFlight.size >= backlog ? 0 : ms;
-  const applied = deps.record(found.check ? { check: found.check, resolve, meta } : { checkId: found.checkId, resolve, meta });
-  const journaled = journal.append(entry).catch((err: unknown) => {
+  // Journaled before it is applied: a ping the store counted always has its entry, for a replay.
+  // The pings read in one event-loop turn append together: one write on the
+  // journal's pipelining connection (journal-connection.ts).
+  await endOfTurn();
+  const journaled = await journal.append(entry).catch((err: unknown) => {
     log.warn({ err }, 'cannot journal a ping; it is answered once MongoDB has it');
     return null;
   });
+  const applied = deps.record(item);
   // Once MongoDB has the ping its entry goes; if MongoDB could not be reached, it stays for a replay.
-  const settle = async (keep: boolean): Promise<void> => {
-    const streamId = await journaled;
-    if (streamId !== null && !keep) journal.done(streamId);
+  const settle = (keep: boolean): void => {
+    if (journaled !== null && !keep) journal.done(journaled);
   };
-  applied
+  void applied
     .then(() => settle(false), (err: unknown) => settle(isDatabaseUnavailable(err)))
     .finally(() => journal.inFlight.delete(entry.id));
-  if ((await acknowledged(applied, journaled, ackMs)) === null) {
-    deps.known!.forget(found.checkId);
+  if (journaled !== null && ackMs === 0) return created ? 201 : 200;
+  if ((await acknowledged(applied, Promise.resolve(journaled), ackMs)) === null) {
+    deps.known?.forget(checkId);
     throw notFound();
   }
-  return found.created ? 201 : 200;
+  return created ? 201 : 200;
+}
+
+let turnEnd: Promise<void> | null = null;
+
+/**
+ * Resolves once the current event-loop turn's I/O callbacks have run
+ * (`setImmediate`): every ping read in that turn resumes in the same tick.
+ */
+function endOfTurn(): Promise<void> {
+  turnEnd ??= new Promise((resolve) => setImmediate(() => {
+    turnEnd = null;
+    resolve();
+  }));
+  return turnEnd;
+}
+
+/**
+ * The check a ping names: a UUID as given (known to exist, with a journal;
+ * otherwise the store finds out), or the check of a ping key and slug.
+ *
+ * @throws AppError 404 when it does not exist.
+ */
+async function targetOf(deps: PingDeps, input: PingInput): Promise<{ checkId: string; created: boolean }> {
+  const { target } = input;
+  if (target.by === 'uuid') {
+    if (deps.journal && !(await deps.known!.exists(target.uuid))) throw notFound();
+    return { checkId: target.uuid, created: false };
+  }
+  const { checkId, created } = await findBySlug(deps, input, target);
+  if (!checkId) throw notFound();
+  return { checkId, created };
 }
 
 /**
@@ -143,20 +157,18 @@ async function findBySlug(
   deps: PingDeps,
   input: PingInput,
   target: { pingKey: string; slug: string },
-): Promise<{ check: SignalCheck | null; created: boolean }> {
+): Promise<{ checkId: string | null; created: boolean }> {
   if (target.slug !== target.slug.toLowerCase()) throw badUrl();
   const project = await Project.findOne({ pingKey: target.pingKey }, { _id: 1, checkLimit: 1 }).lean();
   if (!project) throw notFound();
-  const checks = await Check.find({ projectId: project._id, slug: target.slug }, SIGNAL_PROJECTION)
-    .limit(2)
-    .lean<SignalCheck[]>();
+  const checks = await Check.find({ projectId: project._id, slug: target.slug }, { _id: 1 }).limit(2).lean<{ _id: string }[]>();
   if (checks.length > 1) throw new AppError(409, 'ambiguous slug', 'text');
-  if (checks.length === 1) return { check: checks[0]!, created: false };
+  if (checks.length === 1) return { checkId: checks[0]!._id, created: false };
   if (!input.create) throw notFound();
   validated(input);
   const provisioned = await provisionCheck(deps, project, target.slug);
   if (provisioned === 'ambiguous') throw new AppError(409, 'ambiguous slug', 'text');
-  return provisioned;
+  return { checkId: provisioned.check?._id ?? null, created: provisioned.created };
 }
 
 /**

@@ -1,8 +1,6 @@
-/**
- * Turning an accepted message into pings: each recipient on its own, through
- * the same `recordSignal` as HTTP pings (behaviour.md §5 rules 1, 8).
- */
-import { recordSignal, type SignalDeps } from '../../shared/services/signal.js';
+/** An accepted message into pings, each recipient on its own, through `recordPings` (behaviour.md §5 rules 1, 8). */
+import { Types } from 'mongoose';
+import { recordPings, type PingDeps } from '../../shared/pings/record.js';
 import { classifyEmail, type EmailContent, type EmailTarget } from '../../shared/domain/email.js';
 import { findRecipientCheck } from './recipients.js';
 import { parseMessage } from './message.js';
@@ -26,14 +24,11 @@ export interface InboundMessage {
 }
 
 /**
- * Records one ping per recipient whose check exists; unknown checks and
- * ambiguous slugs are skipped. The message is parsed once, and only when a
- * check was found.
- *
- * @returns The number of pings recorded.
+ * Records one ping per recipient whose check exists (unknown and ambiguous ones skipped), parsing the message once
+ * and only if a check was found; returns the number recorded.
  * @throws the MongoDB error when a ping cannot be stored (the listener answers 451 so the sender retries).
  */
-export async function deliverMessage(deps: SignalDeps, message: InboundMessage): Promise<number> {
+export async function deliverMessage(deps: PingDeps, message: InboundMessage): Promise<number> {
   const ua = `Email from ${message.sender}`.slice(0, UA_MAX_CHARS);
   let content: EmailContent | null = null;
   let recorded = 0;
@@ -46,7 +41,8 @@ export async function deliverMessage(deps: SignalDeps, message: InboundMessage):
     }
     content ??= await parseMessage(message.raw);
     const parsed = content;
-    const n = await recordSignal(deps, check, (current) => classifyEmail(current, parsed), {
+    const meta = {
+      _id: new Types.ObjectId(),
       scheme: 'email',
       method: '',
       ua,
@@ -54,7 +50,8 @@ export async function deliverMessage(deps: SignalDeps, message: InboundMessage):
       body: message.raw,
       exitStatus: null,
       rid: null,
-    });
+    };
+    const [n] = await recordPings(deps, [{ checkId: check._id, resolve: (current) => classifyEmail(current, parsed), meta }]);
     if (n !== null) recorded++;
   }
   return recorded;

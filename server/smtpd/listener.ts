@@ -1,21 +1,14 @@
-/**
- * The SMTP listener of the smtpd process (behaviour.md §5): recipients are
- * checked at RCPT time, the message is read whole, then turned into pings
- * before the final reply, so a sender is told 250 only once they are stored.
- */
+/** The SMTP listener (behaviour.md §5): recipients checked at RCPT; 250 only once the message's pings are stored. */
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { parseRecipient, type EmailTarget } from '../../shared/domain/email.js';
-import type { SignalDeps } from '../../shared/services/signal.js';
+import type { PingDeps } from '../../shared/pings/record.js';
 import { config } from '../../shared/config.js';
 import { logger } from '../../shared/logger.js';
 import { deliverMessage } from './deliver.js';
 
 const log = logger.child({ module: 'smtpd' });
 
-/**
- * How long `close()` lets open SMTP sessions finish before cutting them, in
- * milliseconds; leaves room within a 10 s SIGTERM budget for the DB and Redis.
- */
+/** Milliseconds `close()` lets SMTP sessions finish, leaving room in the 10 s SIGTERM budget for DB and Redis. */
 const CLOSE_TIMEOUT_MS = 5000;
 
 /** Options of {@link startSmtpd}. */
@@ -25,7 +18,7 @@ export interface SmtpdOptions {
   /** Bind address, e.g. `0.0.0.0` or `127.0.0.1`. */
   host: string;
   /** Clock and queues, as for HTTP pings. */
-  deps: SignalDeps;
+  deps: PingDeps;
   /** Domain of check addresses, lowercase; default config `pingEmailDomain`. */
   domain?: string;
   /** Largest accepted message in bytes (552 above it); default config `smtpMaxMessageBytes`. */
@@ -69,11 +62,8 @@ async function readMessage(stream: SMTPServerDataStream, limitBytes: number): Pr
 }
 
 /**
- * Starts the SMTP listener. No AUTH and no STARTTLS: it receives mail for
- * its own domain only (run it behind a relay for TLS).
- *
- * @returns Once listening.
- * @throws the listen error, e.g. EADDRINUSE.
+ * Starts the listener, resolving once listening. No AUTH or STARTTLS: it takes mail for its own domain only (put a
+ * relay in front for TLS). @throws the listen error, e.g. EADDRINUSE.
  */
 export async function startSmtpd(options: SmtpdOptions): Promise<SmtpdHandle> {
   const domain = options.domain ?? config.pingEmailDomain;
@@ -96,7 +86,7 @@ export async function startSmtpd(options: SmtpdOptions): Promise<SmtpdHandle> {
     size: maxMessageBytes,
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
-    // The client's host name is never used; a PTR lookup would delay every greeting (up to 1.5 s without DNS).
+    // The client's host name is never used, and a PTR lookup would delay every greeting (docs/notes.md).
     disableReverseLookup: true,
     logger: false,
     closeTimeout: CLOSE_TIMEOUT_MS,

@@ -1,22 +1,19 @@
 /**
- * One delivery attempt of a claimed notification (behaviour.md §6 rule 5),
- * shared by the notify jobs (workers/notify.ts) and the deadline worker's
- * immediate deliveries (workers/alert-now.ts): skip what can no longer be
- * sent, call the provider, record the outcome if the attempt still holds the
- * claim (a delivery in a second step, so a sender's slot is not held while it
- * is recorded).
+ * One delivery attempt of a claimed notification (behaviour.md §6 rule 5):
+ * skip what can no longer be sent, call the provider, record the outcome if
+ * the attempt still holds the claim.
  */
-import type { Clock } from '../shared/clock.js';
-import type { NotifyConfig } from '../shared/config.js';
-import { crashPoint } from '../shared/crash.js';
-import { logger } from '../shared/logger.js';
-import { observeAlertSeconds } from '../shared/metrics.js';
-import type { ChannelDoc } from '../shared/models/channel.js';
-import type { CheckDoc } from '../shared/models/check.js';
-import { deliver } from '../shared/notify/deliver.js';
-import { alertOf } from '../shared/notify/message.js';
-import { abandonNotification, recordDelivered, recordFailed, type Delivered, type HeldNotification } from '../shared/notify/notifications.js';
-import { DeliveryError } from '../shared/notify/types.js';
+import type { Clock } from '../clock.js';
+import type { NotifyConfig } from '../config.js';
+import { crashPoint } from '../crash.js';
+import { logger } from '../logger.js';
+import { observeAlertSeconds } from '../metrics.js';
+import type { ChannelDoc } from '../models/channel.js';
+import type { CheckDoc } from '../models/check.js';
+import { deliver } from '../notify/deliver.js';
+import { alertOf } from '../notify/message.js';
+import { abandonNotification, recordDeliveredMany, recordFailed, type Delivered, type HeldNotification } from './notifications.js';
+import { DeliveryError } from '../notify/types.js';
 import type { NotifyBatchers } from './notify-batch.js';
 
 const log = logger.child({ module: 'alert-attempt' });
@@ -91,7 +88,7 @@ export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: Delive
 export async function recordSent(sent: Delivered, deps: AttemptDeps): Promise<void> {
   if (deps.batch) {
     await deps.batch.delivered.load(sent);
-  } else if (!(await recordDelivered(sent.notification, sent.token, sent.started, sent.now))) {
+  } else if ((await recordDeliveredMany([sent])) === 0) {
     log.warn({ flipId: sent.notification.flipId, channelId: sent.notification.channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
   }
 }

@@ -1,25 +1,17 @@
 /**
- * The Notification state machine that makes delivery exactly-once per
- * (flip, channel), and the channel's delivery bookkeeping (behaviour.md §6
- * rule 5). Every transition is a conditional update, so two workers holding
- * the same job never both send:
- *
- * - an attempt claims a `pending` notification, or a `sending` one whose
- *   lease ran out (its worker stopped mid-delivery; recorded as an
- *   interrupted attempt), and gets a fresh token;
- * - only the holder of the token records the outcome;
- * - a `delivered` or `failed` notification is never claimed again.
- *
- * The one window that cannot be closed: a worker that dies after the
- * provider accepted the alert but before `delivered` is written. The alert
- * is then sent again once the lease runs out (at-least-once), except where
- * the provider deduplicates (Matrix txn id, PagerDuty dedup_key, Opsgenie alias).
+ * The notification state machine that makes delivery exactly-once per (flip,
+ * channel) (behaviour.md §6 rule 5). Every transition is a conditional update:
+ * an attempt claims a `pending` notification, or a `sending` one whose lease
+ * ran out, under a fresh token; only the token's holder records the outcome;
+ * `delivered` and `failed` are final. The one open window, a worker dying
+ * after the provider accepted but before `delivered` is written, makes that
+ * alert at-least-once (README "Retries and delivery guarantee").
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { mongo } from 'mongoose';
 import { Channel } from '../models/channel.js';
-import { bulkWriteChunked, rawCollection } from '../bulk.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
-import type { DeliveryError } from './types.js';
+import type { DeliveryError } from '../notify/types.js';
 
 /** Error text of an attempt whose worker stopped before recording an outcome. */
 export const INTERRUPTED = 'interrupted: the worker stopped during delivery';
@@ -54,12 +46,8 @@ export interface HeldNotification {
   token: string;
 }
 
-/**
- * The fields of a notification claimed by an attempt: `sending` under `token`
- * until `now` + `leaseMs` (milliseconds). Also what a notification is inserted
- * with when its creator sends it at once (shared/services/outbox.ts).
- */
-export function leaseOf(token: string, leaseMs: number, now: Date): Pick<NotificationDoc, 'state' | 'claimToken' | 'leaseUntil' | 'sendingSince' | 'updated'> {
+/** The fields of a notification claimed by an attempt: `sending` under `token` until `now` + `leaseMs` (milliseconds). */
+function leaseOf(token: string, leaseMs: number, now: Date): Pick<NotificationDoc, 'state' | 'claimToken' | 'leaseUntil' | 'sendingSince' | 'updated'> {
   return { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
 }
 
@@ -126,29 +114,6 @@ export async function claimNotification(key: NotificationKey, leaseMs: number, n
   return { kind: 'busy', until: new Date(now.getTime() + leaseMs) };
 }
 
-/**
- * Records a delivered attempt, if the attempt still holds the claim.
- *
- * @param started - When the attempt began sending.
- * @param now - When the provider accepted.
- * @returns false when another worker took the claim over (the lease ran out).
- */
-export async function recordDelivered(notification: NotificationDoc, token: string, started: Date, now: Date): Promise<boolean> {
-  const res = await Notification.updateOne(
-    { _id: notification._id, state: 'sending', claimToken: token },
-    {
-      $set: { state: 'delivered', delivered: now, error: '', claimToken: null, leaseUntil: null, sendingSince: null, updated: now },
-      $inc: { attempts: 1 },
-      $push: { attemptLog: { started, finished: now, error: '' } },
-    },
-  );
-  await Channel.updateOne(
-    { _id: notification.channelId },
-    { $set: { lastError: '', lastNotify: now, lastNotifyDurationMs: now.getTime() - started.getTime() } },
-  );
-  return res.modifiedCount === 1;
-}
-
 /** A delivered attempt to record: the claimed notification, the claim's token, when sending began and ended. */
 export interface Delivered {
   notification: NotificationDoc;
@@ -158,12 +123,9 @@ export interface Delivered {
 }
 
 /**
- * Records many delivered attempts with one bulk write of the notifications
- * (each only if its attempt still holds the claim) and, alongside, one update
- * per channel (its latest delivery). The notifications' updates go to the
- * driver as built, every value already of its stored type: mongoose's casting
- * of hundreds of updates (a subdocument per pushed attempt) cost the worker
- * more CPU than the provider requests themselves.
+ * Records delivered attempts with one bulk write of the notifications (each
+ * only if its attempt still holds the claim) and one of their channels (the
+ * latest delivery). Sent to the driver as built: mongoose's casting cost more CPU than the requests.
  *
  * @returns How many notifications were recorded (fewer: a claim was taken over).
  * @throws the MongoDB error.
@@ -175,7 +137,7 @@ export async function recordDeliveredMany(items: readonly Delivered[]): Promise<
     if (!seen || seen.now <= item.now) latest.set(item.notification.channelId, item);
   }
   const [recorded] = await Promise.all([
-    bulkWriteChunked(items.map(({ notification, token, started, now }) => ({
+    (Notification.collection as unknown as mongo.Collection<NotificationDoc>).bulkWrite(items.map(({ notification, token, started, now }) => ({
       updateOne: {
         filter: { _id: notification._id, state: 'sending' as const, claimToken: token },
         update: {
@@ -184,7 +146,7 @@ export async function recordDeliveredMany(items: readonly Delivered[]): Promise<
           $push: { attemptLog: { started, finished: now, error: '' } },
         },
       },
-    })), (chunk) => rawCollection(Notification).bulkWrite(chunk, { ordered: false })),
+    })), { ordered: false }).then((res) => res.matchedCount),
     Channel.bulkWrite([...latest.values()].map(({ notification, started, now }) => ({
       updateOne: {
         filter: { _id: notification.channelId },
@@ -222,22 +184,6 @@ export async function recordFailed(
   await Channel.updateOne(
     { _id: notification.channelId },
     { $set: { lastError: error.message, lastNotify: now, ...(error.permanent ? { disabled: true } : {}) } },
-  );
-  return res.modifiedCount === 1;
-}
-
-/**
- * Gives up a claim before any attempt ran: the notification is `pending`
- * again, for a notify job to claim.
- *
- * @param token - The claim's token; nothing happens when another attempt holds the claim.
- * @returns false when another attempt holds the claim.
- * @throws the MongoDB error (the lease then runs out and the sweep puts the alert back).
- */
-export async function releaseNotification(notification: NotificationDoc, token: string, now: Date): Promise<boolean> {
-  const res = await Notification.updateOne(
-    { _id: notification._id, state: 'sending', claimToken: token },
-    { $set: { state: 'pending', claimToken: null, leaseUntil: null, sendingSince: null, updated: now } },
   );
   return res.modifiedCount === 1;
 }

@@ -7,12 +7,12 @@
  * cost a handful of database round trips, not thousands.
  */
 import DataLoader from 'dataloader';
-import type { Clock } from '../shared/clock.js';
-import { logger } from '../shared/logger.js';
-import { Channel, type ChannelDoc } from '../shared/models/channel.js';
-import { Check, type CheckDoc } from '../shared/models/check.js';
-import { claimNotifications, recordDeliveredMany, type Claim, type Delivered } from '../shared/notify/notifications.js';
-import type { NotifyPayload } from '../shared/queues/payloads.js';
+import type { Clock } from '../clock.js';
+import { logger } from '../logger.js';
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import { Check, type CheckDoc } from '../models/check.js';
+import { claimNotifications, recordDeliveredMany, type Claim, type Delivered } from './notifications.js';
+import type { NotifyPayload } from '../queues/payloads.js';
 
 const log = logger.child({ module: 'notify-batch' });
 

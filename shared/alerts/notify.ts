@@ -1,28 +1,28 @@
 /**
- * Consumer of the `notify` queue: delivers one flip through one channel
- * (behaviour.md §6 rule 5).
+ * The alert path, step 2: the `notify` queue's consumer delivers one flip
+ * through one channel (behaviour.md §6 rule 5).
  *
  * Each attempt claims the flip's notification document first (see
- * shared/notify/notifications.ts), so a job whose notification is delivered
+ * shared/alerts/notifications.ts), so a job whose notification is delivered
  * never sends again, and a job whose worker died mid-delivery is taken over
  * once its lease runs out. Network errors, timeouts, 429 and 5xx are retried
  * with exponential backoff; other refusals fail at once (UnrecoverableError).
  */
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Clock } from '../shared/clock.js';
-import { config as appConfig, type NotifyConfig } from '../shared/config.js';
-import { Channel, type ChannelDoc } from '../shared/models/channel.js';
-import { Check, type CheckDoc } from '../shared/models/check.js';
-import { claimNotification, type Delivered } from '../shared/notify/notifications.js';
-import { recordSent, sendClaimed } from './alert-attempt.js';
+import type { Clock } from '../clock.js';
+import { config as appConfig, type NotifyConfig } from '../config.js';
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import { Check, type CheckDoc } from '../models/check.js';
+import { claimNotification, type Delivered } from './notifications.js';
+import { recordSent, sendClaimed } from './attempt.js';
 import { ALERT_CHECK_FIELDS, notifyBatchers, type NotifyBatchers, type Prepared } from './notify-batch.js';
-import { DeliveryError } from '../shared/notify/types.js';
-import { workerOptions } from '../shared/queues/index.js';
-import { QueueName } from '../shared/queues/names.js';
-import type { NotifyPayload } from '../shared/queues/payloads.js';
-import type { WorkerDeps } from './deps.js';
+import { DeliveryError } from '../notify/types.js';
+import { workerOptions } from '../queues/index.js';
+import { QueueName } from '../queues/names.js';
+import type { NotifyPayload } from '../queues/payloads.js';
+import type { WorkerDeps } from '../queues/deps.js';
 
-/** What {@link processNotify} needs; with `batch` (workers/notify-batch.ts), the jobs running together share their database round trips. */
+/** What {@link processNotify} needs; with `batch` (notify-batch.ts), jobs running together share their round trips. */
 export interface NotifyWorkerDeps {
   clock: Clock;
   config: NotifyConfig;
@@ -39,20 +39,14 @@ async function prepareAlone(payload: NotifyPayload, deps: NotifyWorkerDeps): Pro
   return { claim, channel, check };
 }
 
-/**
- * How long an attempt holds its claim, in milliseconds: twice the attempt
- * timeout, since the attempt gives up at the timeout and then records its outcome.
- */
+/** How long an attempt holds its claim, milliseconds: twice the attempt timeout (it gives up at one, then records). */
 export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): number {
   return 2 * config.attemptTimeoutMs;
 }
 
 /**
- * Processes one `notify` job. The claim, the channel and the check are read
- * at once (one round trip before the provider request, shared by the jobs of a
- * batch: the claim is one update and one read); the notification carries the
- * flip's moment and reason, so the flip is not read. The attempt itself is
- * {@link sendClaimed}, then {@link recordSent}.
+ * Processes one `notify` job: claims its notification while reading its
+ * channel and check, then {@link sendClaimed} and {@link recordSent}.
  *
  * @param job - Carries the flip's, the check's and the channel's ids.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
@@ -96,20 +90,15 @@ export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
 }
 
 /**
- * Starts the `notify` consumer, `notify.concurrency` jobs at a time. With
- * `deps.alerts`, a job waits for one of the process's provider request slots
- * (shared with the deadline worker's immediate alerts) before it claims, so the
- * process makes at most `notify.concurrency` provider requests at once.
+ * Starts the `notify` consumer, `notify.concurrency` jobs at a time.
  *
- * @param deps - Connection, clock, `notify` settings (default `config.notify`), and the immediate sender whose slots to share.
+ * @param deps - Connection, clock, and `notify` settings (default `config.notify`).
  * @param options - BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds).
  */
 export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
   const config = deps.notify ?? appConfig.notify;
   const batch = notifyBatchers(deps.clock, leaseMsOf(config));
-  const run = (job: Job<NotifyPayload>, token: string | undefined) => processNotify(job, token, { clock: deps.clock, config, batch });
-  const slots = deps.alerts?.slots;
-  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => (slots ? slots(() => run(job, token)) : run(job, token)), {
+  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config, batch }), {
     ...workerOptions(deps.connection),
     concurrency: config.concurrency,
     ...options,

@@ -2,10 +2,10 @@
  * The sweep's repair of alerts whose notify job Redis lost (a flush after the
  * fan-out, a failed add): the notification document in MongoDB is the truth.
  */
-import { config as appConfig } from '../shared/config.js';
-import { Notification, type NotificationDoc } from '../shared/models/notification.js';
-import { notifyJobId, notifyJobOptions } from '../shared/queues/notify.js';
-import type { WorkerDeps } from './deps.js';
+import { config as appConfig } from '../config.js';
+import { Notification, type NotificationDoc } from '../models/notification.js';
+import { notifyJobId, notifyJobOptions } from '../queues/notify.js';
+import type { WorkerDeps } from '../queues/deps.js';
 
 /** Notifications re-enqueued per sweep at most. */
 const REQUEUE_BATCH = 1000;

@@ -5,6 +5,7 @@
 import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
 import type { FlipReason } from './flip.js';
+import type { PingKind } from './ping.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
@@ -26,6 +27,21 @@ export interface OutboxFlip {
   newStatus: StoredStatus;
   reason: FlipReason;
 }
+
+/**
+ * A ping the check counted, kept until its ping document surely exists: the
+ * replay of a journaled ping finds it here and stores the document instead of
+ * counting the ping twice (shared/pings/replay.ts). The last {@link RECENT_PINGS}.
+ */
+export interface RecentPing {
+  _id: Types.ObjectId;
+  n: number;
+  kind: PingKind;
+  created: Date;
+}
+
+/** How many {@link RecentPing}s a check keeps. */
+export const RECENT_PINGS = 10;
 
 /** A check as stored; the shape domain code works on. */
 export interface CheckDoc {
@@ -72,6 +88,10 @@ export interface CheckDoc {
   created: Date;
   /** Flips owed by status changes whose completion has not finished (see {@link OutboxFlip}). */
   outbox: OutboxFlip[];
+  /** The pings counted last (see {@link RecentPing}). */
+  recentPings: RecentPing[];
+  /** Version of the check's state: every write through shared/checks/store.ts is guarded by it and adds 1. */
+  rev: number;
 }
 
 const outboxSchema = new Schema<OutboxFlip>(
@@ -82,6 +102,16 @@ const outboxSchema = new Schema<OutboxFlip>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+  },
+  { versionKey: false },
+);
+
+const recentPingSchema = new Schema<RecentPing>(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    n: { type: Number, required: true },
+    kind: { type: String, required: true },
+    created: { type: Date, required: true },
   },
   { versionKey: false },
 );
@@ -121,6 +151,8 @@ const checkSchema = new Schema<CheckDoc>(
     status: { type: String, enum: ['new', 'up', 'down', 'paused'], default: 'new' },
     created: { type: Date, required: true },
     outbox: { type: [outboxSchema], default: [] },
+    recentPings: { type: [recentPingSchema], default: [] },
+    rev: { type: Number, default: 0 },
   },
   { versionKey: false },
 );

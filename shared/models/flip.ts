@@ -1,9 +1,6 @@
 /**
- * A recorded status change (behaviour.md §1.1, §2.7). The API lists only
- * changes into `up` or `down`; changes into `paused`/`new` are kept for
- * downtime statistics and never notify. A flip is inserted by the completion
- * of its check's outbox entry (shared/services/outbox.ts), after its
- * notifications exist.
+ * A recorded status change (behaviour.md §1.1, §2.7); the API lists only changes into `up` or `down`. Inserted by the
+ * completion of its check's outbox entry (shared/alerts/outbox.ts), after its notifications exist.
  */
 import mongoose, { Schema } from 'mongoose';
 import type { StoredStatus } from './check.js';

@@ -1,20 +1,10 @@
 /**
- * The ping journal: what makes a 200 to a ping a promise even when MongoDB is
- * slow or away.
- *
- * Each web process appends every ping it accepts to its own Redis stream
- * (`<QUEUE_PREFIX>:ping-journal:<instance>`; Redis keeps it in its append-only
- * file, README "Redis settings") at the same time as it applies the ping to
- * MongoDB. The ping is answered 200 as soon as MongoDB has it, or once it is
- * in the journal and PING_ACK_MS have passed: when the service keeps up, a
- * client reads its ping right after the 200; under a burst, or while MongoDB
- * does not answer, the 200 comes from Redis and MongoDB catches up.
- *
- * An entry is deleted once its ping is in MongoDB. What is left is replayed
- * (shared/services/journal-replay.ts) by the process itself when its own
- * application failed, and by a worker once the process stops renewing its
- * lease (`...:alive`, PING_JOURNAL_LEASE_MS): after a kill -9. A ping carries
- * its id from the journal into MongoDB, so a replay never stores it twice.
+ * The ping journal, what makes a 200 a promise while MongoDB is slow or away:
+ * each web process appends every ping to its own Redis stream (kept in Redis's
+ * append-only file) before applying it, and deletes the entry once the ping's
+ * document is in MongoDB. What is left is replayed (shared/pings/replay.ts) by
+ * the process itself, or by a worker once the process stops renewing its
+ * lease (PING_JOURNAL_LEASE_MS): after a kill -9.
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
@@ -22,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { Signal } from '../domain/status.js';
 import { logger } from '../logger.js';
 import { isDatabaseUnavailable } from '../unreachable.js';
-import type { PingMeta } from './signal.js';
+import type { PingMeta } from './record.js';
 
 const log = logger.child({ module: 'ping-journal' });
 
@@ -69,11 +59,7 @@ export class PingJournal {
   readonly inFlight = new Set<string>();
   private renewal: NodeJS.Timeout | undefined;
 
-  /**
-   * @param redis - The web process's connection.
-   * @param prefix - QUEUE_PREFIX.
-   * @param leaseMs - PING_JOURNAL_LEASE_MS: the `alive` key lives this long, milliseconds, renewed every third of it.
-   */
+  /** @param leaseMs - PING_JOURNAL_LEASE_MS: the `alive` key lives this long, milliseconds, renewed every third of it. */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,

@@ -1,19 +1,20 @@
 /**
- * Replaying the ping journal (shared/services/ping-journal.ts): entries whose
+ * Replaying the ping journal (shared/pings/journal.ts): entries whose
  * application to MongoDB failed, or was cut off by a kill -9 of their web
  * process, are applied again, each check's in journal order. A ping found
- * stored under its journal id is not stored again; the check is only moved to
- * it if it was left one short. A replayed ping is recorded at replay time.
+ * stored under its journal id is skipped; one its check counted but whose
+ * document was not inserted (in the check's `recentPings`) only gets its
+ * document. A replayed ping is recorded at replay time.
  */
 import type { Redis } from 'ioredis';
-import { Ping, type PingDoc } from '../models/ping.js';
+import { Ping } from '../models/ping.js';
 import { logger } from '../logger.js';
 import { isDatabaseUnavailable } from '../unreachable.js';
 import { config } from '../config.js';
-import { journalKeys, journalRegistry, metaOf, PingJournal, type JournalEntry } from './ping-journal.js';
-import { readSignalCheck } from './signal-check.js';
-import { resolverOf } from './signal-resolve.js';
-import { recordSignal, settleStored, type SignalDeps } from './signal.js';
+import { journalKeys, journalRegistry, metaOf, PingJournal, type JournalEntry } from './journal.js';
+import { readChecks } from '../checks/store.js';
+import { resolverOf } from './resolve.js';
+import { insertPings, recordPings, type PingDeps } from './record.js';
 
 const log = logger.child({ module: 'journal-replay' });
 
@@ -22,11 +23,7 @@ const PAGE = 500;
 /** How long a worker holds a dead journal while replaying it, milliseconds. */
 const REPLAY_LOCK_MS = 60_000;
 
-/**
- * Removes a replayed journal and its registration only if it is still empty
- * (a web process that was merely paused may have appended since), then the lock.
- * KEYS: stream, registry, lock; ARGV: instance.
- */
+/** Removes a replayed journal only if still empty (a paused process may have appended), then the lock. */
 const FORGET_IF_EMPTY = `
 if redis.call('XLEN', KEYS[1]) == 0 then
   redis.call('DEL', KEYS[1])
@@ -35,26 +32,26 @@ end
 redis.call('DEL', KEYS[3])
 return 1`;
 
-/** Applies one entry unless its ping is already stored. */
-async function applyEntry(deps: SignalDeps, entry: JournalEntry): Promise<void> {
+/** Applies one entry unless its ping is already stored or counted. */
+async function applyEntry(deps: PingDeps, entry: JournalEntry): Promise<void> {
   const meta = metaOf(entry);
-  const stored = await Ping.findById(meta._id, { body: 0 }).lean<PingDoc>();
-  if (stored) {
-    await settleStored(deps, stored);
+  if (await Ping.exists({ _id: meta._id })) return;
+  const [check] = await readChecks([entry.checkId]);
+  const counted = check?.recentPings?.find((p) => p._id.equals(meta._id));
+  if (counted) {
+    await insertPings([{ ...meta, checkId: entry.checkId, n: counted.n, kind: counted.kind, created: counted.created }]);
     return;
   }
-  const check = await readSignalCheck(entry.checkId);
-  if (check) await recordSignal(deps, check, resolverOf(entry.action, meta.method, meta.body), meta);
+  if (check) await recordPings(deps, [{ checkId: entry.checkId, resolve: resolverOf(entry.action, meta.method, meta.body), meta }]);
 }
 
 /**
- * Applies entries: checks in parallel, each check's entries one after another
- * in the given order. An entry that fails for another reason than an
- * unreachable database would fail every time: it is logged and dropped.
+ * Applies entries, checks in parallel, each check's in order. An entry failing
+ * for another reason than an unreachable database would always fail: it is dropped.
  *
- * @throws the first unreachable-database error (the entries stay in the journal for the next replay).
+ * @throws the first unreachable-database error (the entries stay for the next replay).
  */
-export async function replayEntries(deps: SignalDeps, entries: readonly JournalEntry[]): Promise<void> {
+export async function replayEntries(deps: PingDeps, entries: readonly JournalEntry[]): Promise<void> {
   const byCheck = new Map<string, JournalEntry[]>();
   for (const entry of entries) byCheck.set(entry.checkId, [...(byCheck.get(entry.checkId) ?? []), entry]);
   await Promise.all([...byCheck.values()].map(async (list) => {
@@ -67,13 +64,8 @@ export async function replayEntries(deps: SignalDeps, entries: readonly JournalE
   }));
 }
 
-/**
- * Replays the entries of one journal stream that `wanted` selects, deleting each page once applied.
- *
- * @returns How many entries were replayed.
- * @throws the Redis or MongoDB error.
- */
-export async function replayStream(deps: SignalDeps, redis: Redis, stream: string, wanted: (entry: JournalEntry) => boolean): Promise<number> {
+/** Replays the entries `wanted` selects from one stream, deleting each page once applied; returns how many. @throws the Redis or MongoDB error. */
+export async function replayStream(deps: PingDeps, redis: Redis, stream: string, wanted: (entry: JournalEntry) => boolean): Promise<number> {
   let replayed = 0;
   let from = '-';
   for (;;) {
@@ -93,44 +85,28 @@ export async function replayStream(deps: SignalDeps, redis: Redis, stream: strin
 /** How old an entry of a live process's own journal must be to be replayed, milliseconds (younger ones may still be applying). */
 const OWN_REPLAY_AFTER_MS = 5_000;
 
-/**
- * Replays the entries of a live process's own journal whose application
- * failed: older than {@link OWN_REPLAY_AFTER_MS} and not being applied now.
- *
- * @returns How many entries were replayed.
- * @throws the Redis or MongoDB error.
- */
-export async function replayOwnJournal(journal: PingJournal, deps: SignalDeps, redis: Redis): Promise<number> {
+/** Replays a live process's own failed entries: older than {@link OWN_REPLAY_AFTER_MS}, not in flight. @throws the Redis or MongoDB error. */
+export async function replayOwnJournal(journal: PingJournal, deps: PingDeps, redis: Redis): Promise<number> {
   const before = Date.now() - OWN_REPLAY_AFTER_MS;
   const count = await replayStream(deps, redis, journal.keys.stream, (e) => e.receivedMs < before && !journal.inFlight.has(e.id));
   if (count > 0) log.info({ count }, 'replayed pings whose application to MongoDB had failed');
   return count;
 }
 
-/**
- * Opens a web process's journal (QUEUE_PREFIX, PING_JOURNAL_LEASE_MS) and
- * starts renewing its lease, replaying its own failed entries at each renewal.
- *
- * @param redis - The web process's connection.
- * @param deps - Clock and queues, for the replays.
- * @throws the Redis error of the first renewal.
- */
-export async function openPingJournal(redis: Redis, deps: SignalDeps): Promise<PingJournal> {
+/** Opens a web process's journal and renews its lease, replaying its own failed entries each time. @throws the Redis error of the first renewal. */
+export async function openPingJournal(redis: Redis, deps: PingDeps): Promise<PingJournal> {
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
   await journal.start(() => replayOwnJournal(journal, deps, redis));
   return journal;
 }
 
 /**
- * Replays, then removes, the journal of every web process whose lease has
- * lapsed (it was killed, or stopped with entries left); several workers may
- * run this at once, each journal is taken by one.
+ * Replays, then removes, the journal of every web process whose lease lapsed;
+ * each journal is taken by one worker under a lock.
  *
- * @param prefix - QUEUE_PREFIX.
- * @returns How many entries were replayed.
  * @throws the Redis or MongoDB error (what is left is replayed next time).
  */
-export async function replayDeadJournals(deps: SignalDeps, redis: Redis, prefix: string): Promise<number> {
+export async function replayDeadJournals(deps: PingDeps, redis: Redis, prefix: string): Promise<number> {
   let replayed = 0;
   for (const instance of await redis.smembers(journalRegistry(prefix))) {
     const keys = journalKeys(prefix, instance);
@@ -142,4 +118,20 @@ export async function replayDeadJournals(deps: SignalDeps, redis: Redis, prefix:
     await redis.eval(FORGET_IF_EMPTY, 3, keys.stream, journalRegistry(prefix), lock, instance);
   }
   return replayed;
+}
+
+/** Looks for dead journals now and every half PING_JOURNAL_LEASE_MS; returns a stop function that waits for a replay under way. */
+export function replayJournals(deps: PingDeps & { connection: Redis }): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
+  const look = (): void => {
+    running ??= replayDeadJournals(deps, deps.connection, config.queuePrefix)
+      .catch((err: unknown) => log.error({ err }, "cannot replay a stopped web process's ping journal; trying again"))
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(look, Math.floor(config.pingJournalLeaseMs / 2));
+  look();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -1,11 +1,11 @@
 /**
  * Which signal an HTTP ping applies, given the check as read (behaviour.md
  * §4.3 steps 7–8): shared by the web process and the replay of journaled
- * pings (shared/services/ping-journal.ts), which must decide the same way.
+ * pings (shared/pings/journal.ts), which must decide the same way.
  */
 import { classifyText } from '../domain/keywords.js';
 import type { Signal } from '../domain/status.js';
-import type { ResolveSignal } from './signal.js';
+import type { ResolveSignal } from './record.js';
 
 /** Lenient UTF-8: invalid bytes become U+FFFD (behaviour.md §4.4 rule 1). */
 const lenientUtf8 = new TextDecoder('utf-8');

@@ -3,10 +3,9 @@
  */
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Clock } from '../shared/clock.js';
-import type { Config, NotifyConfig } from '../shared/config.js';
-import type { Queues } from '../shared/queues/index.js';
-import type { AlertNow } from './alert-now.js';
+import type { Clock } from '../clock.js';
+import type { Config, NotifyConfig } from '../config.js';
+import type { Queues } from './index.js';
 
 /** Connections and settings a worker needs. */
 export interface WorkerDeps {
@@ -19,10 +18,8 @@ export interface WorkerDeps {
   queues: Queues;
   clock: Clock;
   settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
-  /** Alert delivery settings of the deadline and notify workers and the sweep; default `config.notify`. */
+  /** Alert delivery settings of the notify worker and the sweep; default `config.notify`. */
   notify?: NotifyConfig;
-  /** Where the deadline worker sends its alerts at once (workers/alert-now.ts); without it, each alert gets a notify job. */
-  alerts?: AlertNow;
 }
 
 /** Builds one running BullMQ worker; the worker process starts one per factory. */

@@ -14,35 +14,17 @@ export interface Queues {
   notify: Queue<NotifyPayload>;
 }
 
-/**
- * Connection and key prefix (QUEUE_PREFIX) of a BullMQ queue or worker: every
- * key lives under the deployment's prefix, so two deployments (or a test run)
- * sharing one Redis never see each other's jobs.
- *
- * @param connection - ioredis connection (see `createRedis`).
- * @param prefix - Key prefix; QUEUE_PREFIX unless a tool runs under its own (the bench).
- */
+/** Connection and key prefix (QUEUE_PREFIX unless a tool runs under its own) of a BullMQ queue or worker. */
 export function bullOptions(connection: Redis, prefix: string = config.queuePrefix): { connection: Redis; prefix: string } {
   return { connection, prefix };
 }
 
-/**
- * {@link bullOptions} plus how long a worker's job lock lasts and how often
- * stalled jobs are looked for (both JOB_LOCK_MS milliseconds): a job whose
- * worker was killed is handed to another worker within about twice that.
- *
- * @param connection - Worker-role ioredis connection.
- */
+/** {@link bullOptions} plus the job lock and stalled-job check (both JOB_LOCK_MS milliseconds). */
 export function workerOptions(connection: Redis): { connection: Redis; prefix: string; lockDuration: number; stalledInterval: number } {
   return { ...bullOptions(connection), lockDuration: config.jobLockMs, stalledInterval: config.jobLockMs };
 }
 
-/**
- * Opens every queue on `connection`.
- *
- * @param connection - ioredis connection (see `createRedis`).
- * @param prefix - Key prefix; QUEUE_PREFIX by default.
- */
+/** Opens every queue on `connection`, under `prefix` (QUEUE_PREFIX by default). */
 export function openQueues(connection: Redis, prefix?: string): Queues {
   return {
     deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, bullOptions(connection, prefix)),

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Channel, type ChannelDoc } from '../models/channel.js';
-import { Check } from '../models/check.js';
 import { Project } from '../models/project.js';
 import { validateChannelValue } from '../notify/kinds.js';
 import { AppError } from '../errors.js';
+import { unassignChannel } from '../checks/store.js';
 
 /** What {@link createChannel} needs. */
 export interface ChannelInput {
@@ -67,6 +67,6 @@ export async function listChannels(projectId: string): Promise<ChannelDoc[]> {
 export async function deleteChannel(id: string): Promise<ChannelDoc> {
   const channel = await Channel.findOneAndDelete({ _id: id }).lean<ChannelDoc>();
   if (!channel) throw new AppError(404, `channel not found: ${id}`);
-  await Check.updateMany({ projectId: channel.projectId, channels: id }, { $pull: { channels: id } });
+  await unassignChannel(channel.projectId, id);
   return channel;
 }

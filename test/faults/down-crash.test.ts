@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Flip } from '../../shared/models/flip.js';
 import { Notification } from '../../shared/models/notification.js';
 import { Check } from '../../shared/models/check.js';
-import { scheduleDeadlines } from '../../shared/queues/deadlines.js';
+import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import type { CrashPoint } from '../../shared/crash.js';
 import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
@@ -40,7 +40,7 @@ describe('fault: worker killed (SIGKILL) during a down transition', function () 
     const lastPing = new Date(Date.now() - 10_000);
     const fields = { status: 'up' as const, lastPing, timeout: 1, grace: 1, deadline: new Date(lastPing.getTime() + 2_000), channels: [channel._id] };
     const checks = await Promise.all(Array.from({ length: count }, () => buildCheck(project, fields)));
-    await scheduleDeadlines(testContext().queues.deadlines, checks.map((c) => ({ checkId: c._id, at: c.deadline! })));
+    await scheduleDeadlines(testContext().queues.deadlines, checks.map((c) => ({ checkId: c._id, at: c.deadline! })), new Date());
     return checks.map((c) => c._id);
   }
 

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { deadlineIndexKey, redisOf } from '../../shared/queues/deadlines.js';
 import { Flip } from '../../shared/models/flip.js';
 import { Check } from '../../shared/models/check.js';
 import { buildCheck, buildProject, http } from '../helpers/factories.js';
@@ -25,7 +24,7 @@ describe('fault: Redis flushed with deadlines pending', function () {
     const checks = await Promise.all(Array.from({ length: 20 }, () => buildCheck(project, { timeout: 2, grace: 1 })));
     for (const check of checks) expect((await http().get(`/ping/${check._id}`)).status).to.equal(200);
     const { deadlines } = testContext().queues;
-    expect(await redisOf(deadlines).zcard(deadlineIndexKey(deadlines))).to.equal(checks.length);
+    expect(await deadlines.getDelayedCount()).to.equal(checks.length);
     await testContext().redis.flushdb();
     worker = startNode('workers/main.js', { SWEEP_INTERVAL_MS: '1000', LOG_LEVEL: 'warn' });
     const ids = checks.map((c) => c._id);

@@ -8,8 +8,8 @@ import { systemClock } from '../../shared/clock.js';
 import { config, type NotifyConfig } from '../../shared/config.js';
 import { createRedis } from '../../shared/queues/connections.js';
 import type { Alert } from '../../shared/notify/types.js';
-import type { WorkerDeps, WorkerFactory } from '../../workers/deps.js';
-import { notifyWorker } from '../../workers/notify.js';
+import type { WorkerDeps, WorkerFactory } from '../../shared/queues/deps.js';
+import { notifyWorker } from '../../shared/alerts/notify.js';
 import { testContext } from './hooks.js';
 
 /**

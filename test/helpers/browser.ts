@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { createApp } from '../../server/app.js';
-import { PingJournal } from '../../shared/services/ping-journal.js';
+import { createWebHandler } from '../../server/app.js';
+import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
 
@@ -45,7 +45,7 @@ export interface Served {
 export async function serveApp(): Promise<Served> {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  const server: Server = createServer(createApp({ clock: () => new Date(), redis, queues, journal }));
+  const server: Server = createServer(createWebHandler({ clock: () => new Date(), redis, queues, journal }));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

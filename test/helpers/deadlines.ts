@@ -1,21 +1,21 @@
 /**
- * Reads of what is scheduled in Redis for a check (shared/queues/deadlines.ts):
- * its deadline index entry and its timer job.
+ * Reads of what is scheduled in Redis for a check (shared/deadlines/schedule.ts):
+ * its one delayed deadline job.
  */
 import type { Job } from 'bullmq';
-import { deadlineIndexKey, deadlineTimerKey, redisOf } from '../../shared/queues/deadlines.js';
+import { deadlineJobKey } from '../../shared/deadlines/schedule.js';
 import type { DeadlinePayload } from '../../shared/queues/payloads.js';
 import { testContext } from './hooks.js';
 
-/** The check's pending timer job, or undefined. */
+/** The check's pending deadline job, or undefined. */
 export async function pendingTimer(checkId: string): Promise<Job<DeadlinePayload> | undefined> {
   const { deadlines } = testContext().queues;
-  const id = await deadlines.getDeduplicationJobId(deadlineTimerKey(checkId));
+  const id = await deadlines.getDeduplicationJobId(deadlineJobKey(checkId));
   return id ? deadlines.getJob(id) : undefined;
 }
 
-/** How many checks the deadline index holds. */
-export async function indexedDeadlines(): Promise<number> {
-  const { deadlines } = testContext().queues;
-  return redisOf(deadlines).zcard(deadlineIndexKey(deadlines));
+/** The moment the check's pending deadline job is due, or null without one. */
+export async function pendingDeadline(checkId: string): Promise<Date | null> {
+  const job = await pendingTimer(checkId);
+  return job ? new Date(job.timestamp + job.delay) : null;
 }

@@ -2,10 +2,10 @@
  * Builders for test data and a supertest client bound to a fresh app.
  */
 import { randomUUID } from 'node:crypto';
-import { PingJournal } from '../../shared/services/ping-journal.js';
+import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import supertest from 'supertest';
-import { createApp } from '../../server/app.js';
+import { createWebHandler } from '../../server/app.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { createProject, type NewProject, type ProjectInput } from '../../shared/services/projects.js';
@@ -52,5 +52,5 @@ export async function buildChannel(project: TestProject, fields: Partial<Channel
 export function http(clock?: Clock): supertest.Agent {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  return supertest.agent(createApp({ clock: clock ?? (() => new Date()), redis, queues, journal }));
+  return supertest.agent(createWebHandler({ clock: clock ?? (() => new Date()), redis, queues, journal }));
 }

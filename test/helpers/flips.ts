@@ -6,7 +6,8 @@
 import { config, type NotifyConfig } from '../../shared/config.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import type { FlipChange } from '../../shared/domain/status.js';
-import { completeOutbox, outboxEntry } from '../../shared/services/outbox.js';
+import { completeOwed } from '../../shared/alerts/outbox.js';
+import { owedFlip } from '../../shared/checks/store.js';
 import { testContext } from './hooks.js';
 
 /**
@@ -18,8 +19,8 @@ import { testContext } from './hooks.js';
  */
 export async function recordTestFlip(check: CheckDoc, change: FlipChange, notify: NotifyConfig = config.notify): Promise<string> {
   const now = new Date();
-  const entry = outboxEntry(change, now, now);
+  const entry = owedFlip(change, now, now);
   await Check.updateOne({ _id: check._id }, { $push: { outbox: entry } });
-  await completeOutbox({ queues: testContext().queues, notify }, [{ check, entry }], now);
+  await completeOwed({ queues: testContext().queues, notify }, [{ check, entry }], now);
   return String(entry._id);
 }

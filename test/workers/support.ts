@@ -1,24 +1,25 @@
 /**
  * Shared setup of the worker tests: real BullMQ workers on a dedicated Redis
- * connection to the run's Redis, and pings through the real signal service.
+ * connection to the run's Redis, and pings through the real ping path.
  */
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Types } from 'mongoose';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
-import { recordSignal, type PingMeta } from '../../shared/services/signal.js';
+import { Types as MongoTypes } from 'mongoose';
+import { recordPings } from '../../shared/pings/record.js';
 import type { Signal } from '../../shared/domain/status.js';
 import { createRedis } from '../../shared/queues/connections.js';
 import { systemClock } from '../../shared/clock.js';
-import type { WorkerDeps, WorkerFactory } from '../../workers/deps.js';
+import type { WorkerDeps, WorkerFactory } from '../../shared/queues/deps.js';
 import { testContext } from '../helpers/hooks.js';
 import { waitFor } from '../helpers/poll.js';
 
 /** Sweep interval used by worker tests, in milliseconds (horizon = 2 s). */
 export const TEST_SWEEP_INTERVAL_MS = 1_000;
 
-const meta: PingMeta = { scheme: 'http', remoteAddr: '127.0.0.1', method: 'GET', ua: 'test', body: null, exitStatus: null, rid: null };
+const meta = () => ({ _id: new MongoTypes.ObjectId(), scheme: 'http', remoteAddr: '127.0.0.1', method: 'GET', ua: 'test', body: null, exitStatus: null, rid: null });
 
 /** Worker dependencies on the run's queues, with a connection of their own. */
 export function workerDeps(connection: Redis): WorkerDeps {
@@ -56,7 +57,7 @@ export function startTestWorkers(...factories: WorkerFactory[]): TestWorkers {
 export async function ping(checkId: string, signal: Signal = 'success'): Promise<CheckDoc> {
   const check = await Check.findById(checkId).lean<CheckDoc>();
   if (!check) throw new Error(`no check ${checkId}`);
-  await recordSignal({ clock: systemClock, queues: testContext().queues }, check, () => signal, meta);
+  await recordPings({ clock: systemClock, queues: testContext().queues }, [{ checkId: check._id, resolve: () => signal, meta: meta() }]);
   return stored(checkId);
 }
 

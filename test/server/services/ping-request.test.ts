@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import supertest from 'supertest';
-import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../../../server/services/ping-request.js';
+import { readPingBody, remoteAddrOf, schemeOf, uaOf } from '../../../server/ping/request.js';
 
 /** Echoes what the ping-request functions make of a real request, as JSON. */
 function echo(trustProxy: boolean, limitBytes = 10_000, capBytes = 1_000_000) {
@@ -19,7 +19,7 @@ function echo(trustProxy: boolean, limitBytes = 10_000, capBytes = 1_000_000) {
   };
 }
 
-describe('server/services/ping-request', () => {
+describe('server/ping/request', () => {
   it('ignores X-Forwarded-For and X-Forwarded-Proto when the proxy is not trusted', async () => {
     const res = await supertest(echo(false)).get('/').set('X-Forwarded-For', '1.2.3.4').set('X-Forwarded-Proto', 'https');
     expect(res.body).to.include({ remoteAddr: '127.0.0.1', scheme: 'http' });

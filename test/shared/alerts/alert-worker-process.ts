@@ -3,15 +3,15 @@
  * the test kills it. Arguments: MongoDB URI, Redis URL, the
  * notify settings as JSON. Prints `ready` once the workers run.
  */
-import { systemClock } from '../../shared/clock.js';
-import type { NotifyConfig } from '../../shared/config.js';
-import { connectDb } from '../../shared/db.js';
-import '../../shared/models/index.js';
-import { createRedis } from '../../shared/queues/connections.js';
-import { openQueues } from '../../shared/queues/index.js';
-import type { WorkerDeps } from '../../workers/deps.js';
-import { notifyWorker } from '../../workers/notify.js';
-import { TEST_WORKER_OPTIONS } from '../helpers/alerts.js';
+import { systemClock } from '../../../shared/clock.js';
+import type { NotifyConfig } from '../../../shared/config.js';
+import { connectDb } from '../../../shared/db.js';
+import '../../../shared/models/index.js';
+import { createRedis } from '../../../shared/queues/connections.js';
+import { openQueues } from '../../../shared/queues/index.js';
+import type { WorkerDeps } from '../../../shared/queues/deps.js';
+import { notifyWorker } from '../../../shared/alerts/notify.js';
+import { TEST_WORKER_OPTIONS } from '../../helpers/alerts.js';
 
 const [mongoUri, redisUrl, settings] = process.argv.slice(2);
 if (!mongoUri || !redisUrl || !settings) throw new Error('usage: alert-worker-process MONGODB_URI REDIS_URL NOTIFY_JSON');

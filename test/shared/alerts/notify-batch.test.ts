@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import type { Job } from 'bullmq';
-import { systemClock } from '../../shared/clock.js';
-import { Channel } from '../../shared/models/channel.js';
-import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
-import { claimNotifications, notificationIdOf } from '../../shared/notify/notifications.js';
-import { notifyBatchers } from '../../workers/notify-batch.js';
-import { leaseMsOf, processNotify } from '../../workers/notify.js';
-import { recordTestFlip } from '../helpers/flips.js';
-import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { testNotifyConfig } from '../helpers/alerts.js';
+import { systemClock } from '../../../shared/clock.js';
+import { Channel } from '../../../shared/models/channel.js';
+import { Notification, type NotificationDoc } from '../../../shared/models/notification.js';
+import { claimNotifications, notificationIdOf } from '../../../shared/alerts/notifications.js';
+import { notifyBatchers } from '../../../shared/alerts/notify-batch.js';
+import { leaseMsOf, processNotify } from '../../../shared/alerts/notify.js';
+import { recordTestFlip } from '../../helpers/flips.js';
+import { buildChannel, buildCheck, buildProject } from '../../helpers/factories.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { testNotifyConfig } from '../../helpers/alerts.js';
 
 describe('notify jobs in batches (claims and delivery records shared by the jobs running together)', () => {
   let receiver: Receiver;

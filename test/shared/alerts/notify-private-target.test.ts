@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { Channel } from '../../shared/models/channel.js';
-import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
-import { recordTestFlip } from '../helpers/flips.js';
-import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
-import { waitFor } from '../helpers/poll.js';
+import { Channel } from '../../../shared/models/channel.js';
+import { Notification, type NotificationDoc } from '../../../shared/models/notification.js';
+import { recordTestFlip } from '../../helpers/flips.js';
+import { buildChannel, buildCheck, buildProject } from '../../helpers/factories.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../../helpers/alerts.js';
+import { waitFor } from '../../helpers/poll.js';
 
-describe('workers/notify with INTEGRATIONS_ALLOW_PRIVATE_IPS off', () => {
+describe('shared/alerts/notify with INTEGRATIONS_ALLOW_PRIVATE_IPS off', () => {
   let receiver: Receiver;
   let workers: TestAlertWorkers | undefined;
   afterEach(async () => {

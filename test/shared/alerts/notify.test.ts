@@ -3,23 +3,23 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Job } from 'bullmq';
-import { systemClock } from '../../shared/clock.js';
-import { Channel } from '../../shared/models/channel.js';
-import { Check } from '../../shared/models/check.js';
-import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
-import { INTERRUPTED } from '../../shared/notify/notifications.js';
-import { notifyJobId } from '../../shared/queues/notify.js';
-import { recordTestFlip } from '../helpers/flips.js';
-import { processNotify } from '../../workers/notify.js';
-import { buildChannel, buildCheck, buildProject } from '../helpers/factories.js';
-import { testContext } from '../helpers/hooks.js';
-import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
-import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
-import { waitFor } from '../helpers/poll.js';
+import { systemClock } from '../../../shared/clock.js';
+import { Channel } from '../../../shared/models/channel.js';
+import { Check } from '../../../shared/models/check.js';
+import { Notification, type NotificationDoc } from '../../../shared/models/notification.js';
+import { INTERRUPTED } from '../../../shared/alerts/notifications.js';
+import { notifyJobId } from '../../../shared/queues/notify.js';
+import { recordTestFlip } from '../../helpers/flips.js';
+import { processNotify } from '../../../shared/alerts/notify.js';
+import { buildChannel, buildCheck, buildProject } from '../../helpers/factories.js';
+import { testContext } from '../../helpers/hooks.js';
+import { startReceiver, type Receiver, type Reply } from '../../helpers/receiver.js';
+import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../../helpers/alerts.js';
+import { waitFor } from '../../helpers/poll.js';
 
 const CHILD = fileURLToPath(new URL('./alert-worker-process.js', import.meta.url));
 
-describe('workers/notify (delivery of one flip through one channel)', () => {
+describe('shared/alerts/notify (delivery of one flip through one channel)', () => {
   let receiver: Receiver;
   let workers: TestAlertWorkers[] = [];
   afterEach(async () => {

@@ -1,22 +1,23 @@
 import { expect } from 'chai';
-import { Check, type CheckDoc } from '../../shared/models/check.js';
-import { Flip } from '../../shared/models/flip.js';
-import { Notification } from '../../shared/models/notification.js';
-import type { FlipChange } from '../../shared/domain/status.js';
-import { completeOutbox, outboxEntry } from '../../shared/services/outbox.js';
-import { recordTestFlip } from '../helpers/flips.js';
-import { deadlineWorker } from '../../workers/deadlines.js';
-import { scheduleDeadline } from '../../shared/queues/deadlines.js';
-import { buildChannel, buildCheck, buildProject, type TestProject } from '../helpers/factories.js';
-import { testContext } from '../helpers/hooks.js';
-import { jsonBody, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../helpers/alerts.js';
-import { waitFor } from '../helpers/poll.js';
+import { Check, type CheckDoc } from '../../../shared/models/check.js';
+import { Flip } from '../../../shared/models/flip.js';
+import { Notification } from '../../../shared/models/notification.js';
+import type { FlipChange } from '../../../shared/domain/status.js';
+import { completeOwed } from '../../../shared/alerts/outbox.js';
+import { owedFlip } from '../../../shared/checks/store.js';
+import { recordTestFlip } from '../../helpers/flips.js';
+import { deadlineWorker } from '../../../shared/deadlines/process.js';
+import { scheduleDeadlines } from '../../../shared/deadlines/schedule.js';
+import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
+import { testContext } from '../../helpers/hooks.js';
+import { jsonBody, startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../../helpers/alerts.js';
+import { waitFor } from '../../helpers/poll.js';
 
 const DOWN: FlipChange = { oldStatus: 'up', newStatus: 'down', reason: 'timeout' };
 const UP: FlipChange = { oldStatus: 'down', newStatus: 'up', reason: '' };
 
-describe('flip fan-out (shared/services/outbox.ts) and delivery', () => {
+describe('completing owed flips (shared/alerts/outbox.ts) and delivery', () => {
   let receiver: Receiver;
   let workers: TestAlertWorkers | undefined;
   let project: TestProject;
@@ -58,7 +59,7 @@ describe('flip fan-out (shared/services/outbox.ts) and delivery', () => {
   it('alerts when the deadline worker takes a check down', async () => {
     const check = await buildCheck(project, { status: 'up', timeout: 1, grace: 1, lastPing: secondsAgo(10), deadline: secondsAgo(8), channels: [(await webhook())._id] });
     workers = startAlertWorkers(testNotifyConfig(receiver.url), deadlineWorker);
-    await scheduleDeadline(testContext().queues.deadlines, check._id, secondsAgo(8));
+    await scheduleDeadlines(testContext().queues.deadlines, [{ checkId: check._id, at: secondsAgo(8) }], new Date());
     await delivered(1);
     expect(jsonBody(receiver.requests[0])).to.include({ uuid: check._id, status: 'down', reason: 'timeout' });
   });
@@ -103,11 +104,11 @@ describe('flip fan-out (shared/services/outbox.ts) and delivery', () => {
     const channels = [await webhook(), await webhook()];
     const check = await buildCheck(project, { status: 'down', channels: channels.map((c) => c._id) });
     const now = new Date();
-    const entry = outboxEntry(DOWN, now, now);
+    const entry = owedFlip(DOWN, now, now);
     await Check.updateOne({ _id: check._id }, { $push: { outbox: entry } });
     const deps = { queues: testContext().queues, notify: testNotifyConfig(receiver.url) };
-    await completeOutbox(deps, [{ check, entry }], now);
-    await completeOutbox(deps, [{ check, entry }], now);
+    expect(await completeOwed(deps, [{ check, entry }], now)).to.equal(2);
+    expect(await completeOwed(deps, [{ check, entry }], now)).to.equal(2);
     const counts = [await testContext().queues.notify.count(), await Notification.countDocuments(), await Flip.countDocuments({ checkId: check._id })];
     expect(counts).to.deep.equal([2, 2, 1]);
     expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);

@@ -1,16 +1,16 @@
 import { expect } from 'chai';
 import { Worker } from 'bullmq';
-import { systemClock } from '../../shared/clock.js';
+import { systemClock } from '../../../shared/clock.js';
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
-import { Notification, type NotificationState } from '../../shared/models/notification.js';
-import { notifyJobId, notifyJobOptions } from '../../shared/queues/notify.js';
-import { bullOptions } from '../../shared/queues/index.js';
-import { requeueStaleNotifications } from '../../workers/requeue.js';
-import { QueueName } from '../../shared/queues/names.js';
-import { waitFor } from '../helpers/poll.js';
-import { createRedis } from '../../shared/queues/connections.js';
-import { testContext } from '../helpers/hooks.js';
+import { Notification, type NotificationState } from '../../../shared/models/notification.js';
+import { notifyJobId, notifyJobOptions } from '../../../shared/queues/notify.js';
+import { bullOptions } from '../../../shared/queues/index.js';
+import { requeueStaleNotifications } from '../../../shared/alerts/requeue.js';
+import { QueueName } from '../../../shared/queues/names.js';
+import { waitFor } from '../../helpers/poll.js';
+import { createRedis } from '../../../shared/queues/connections.js';
+import { testContext } from '../../helpers/hooks.js';
 
 const STALE_MS = 60_000;
 

@@ -4,12 +4,13 @@ import mongoose from 'mongoose';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { testContext } from '../../helpers/hooks.js';
 import { Ping } from '../../../shared/models/ping.js';
+import { Check } from '../../../shared/models/check.js';
 import { config } from '../../../shared/config.js';
-import { acknowledged, entryOf, journalRegistry, PingJournal } from '../../../shared/services/ping-journal.js';
-import { replayDeadJournals, replayOwnJournal } from '../../../shared/services/journal-replay.js';
-import { recordSignal, type PingMeta, type SignalDeps } from '../../../shared/services/signal.js';
+import { acknowledged, entryOf, journalRegistry, PingJournal } from '../../../shared/pings/journal.js';
+import { replayDeadJournals, replayEntries, replayOwnJournal } from '../../../shared/pings/replay.js';
+import { recordPings, type PingDeps, type PingMeta } from '../../../shared/pings/record.js';
 import type { Signal } from '../../../shared/domain/status.js';
-import { storedCheck, storedPings } from '../../helpers/pings.js';
+import { bodyBytes, storedCheck, storedPings } from '../../helpers/pings.js';
 
 const meta = (): PingMeta => ({
   _id: new mongoose.Types.ObjectId(), scheme: 'http', remoteAddr: '10.0.0.1', method: 'POST', ua: 'curl', body: Buffer.from('körper'), exitStatus: null, rid: null,
@@ -17,7 +18,7 @@ const meta = (): PingMeta => ({
 
 describe('ping journal', () => {
   let project: TestProject;
-  let deps: SignalDeps;
+  let deps: PingDeps;
   let journal: PingJournal;
   beforeEach(async () => {
     project = await buildProject();
@@ -56,22 +57,56 @@ describe('ping journal', () => {
   it('does not store a ping twice when its entry is replayed after it was applied', async () => {
     const check = await buildCheck(project);
     const m = meta();
-    expect(await recordSignal(deps, check, () => 'success', m)).to.equal(1);
+    expect(await recordPings(deps, [{ checkId: check._id, resolve: () => 'success', meta: m }])).to.deep.equal([1]);
     await journalOf([{ checkId: check._id, action: 'success', meta: m }, { checkId: check._id, action: 'fail' }]);
     expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
     expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
     expect((await storedCheck(check._id)).nPings).to.equal(2);
   });
 
-  it('moves the check to a ping stored before a crash cut off its check write', async () => {
+  it('only inserts the document of a ping its check counted before a crash cut off the insert (in recentPings)', async () => {
     const check = await buildCheck(project);
     const m = meta();
-    const { _id, ...rest } = m;
-    await Ping.collection.insertOne({ _id, checkId: check._id, n: 1, created: new Date(), kind: 'success', ...rest });
-    await journalOf([{ checkId: check._id, action: 'success', meta: m }]);
-    await replayDeadJournals(deps, testContext().redis, config.queuePrefix);
-    expect(await storedPings(check._id)).to.have.length(1);
-    expect(await storedCheck(check._id)).to.include({ nPings: 1, status: 'up' });
+    expect(await recordPings(deps, [{ checkId: check._id, resolve: () => 'fail', meta: m }])).to.deep.equal([1]);
+    const counted = await storedCheck(check._id);
+    // The crash: the check's write (n_pings, status, recentPings) happened, the ping document never came.
+    await Ping.deleteOne({ _id: m._id });
+    await journalOf([{ checkId: check._id, action: 'fail', meta: m }, { checkId: check._id, action: 'success' }]);
+    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
+    const pings = await storedPings(check._id);
+    expect(pings.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(m._id), 1, 'fail'], [String(pings[1]!._id), 2, 'success']]);
+    expect(pings[0]!.created).to.deep.equal(counted.recentPings[0]!.created);
+    expect(bodyBytes(pings[0]!)?.toString()).to.equal('körper');
+    expect(await storedCheck(check._id)).to.include({ nPings: 2, status: 'up' });
+  });
+
+  it('inserts the missing document without counting it again or moving the check (replayed alone)', async () => {
+    const check = await buildCheck(project);
+    const m = meta();
+    await recordPings(deps, [{ checkId: check._id, resolve: () => 'success', meta: m }]);
+    await Ping.deleteOne({ _id: m._id });
+    const before = await storedCheck(check._id);
+    await replayEntries(deps, [entryOf(check._id, 'success', Date.now(), m)]);
+    expect((await storedPings(check._id)).map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(m._id), 1, 'success']]);
+    expect(await storedCheck(check._id)).to.deep.equal(before);
+  });
+
+  it('does nothing when the replayed ping is stored', async () => {
+    const check = await buildCheck(project);
+    const m = meta();
+    await recordPings(deps, [{ checkId: check._id, resolve: () => 'success', meta: m }]);
+    const [before, pings] = [await storedCheck(check._id), await storedPings(check._id)];
+    await replayEntries(deps, [entryOf(check._id, 'fail', Date.now(), m)]);
+    expect(await storedCheck(check._id)).to.deep.equal(before);
+    expect(await storedPings(check._id)).to.deep.equal(pings);
+  });
+
+  it('drops an entry whose check was deleted', async () => {
+    const check = await buildCheck(project);
+    await Check.deleteOne({ _id: check._id });
+    await journalOf([{ checkId: check._id, action: 'success' }]);
+    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(1);
+    expect(await storedPings(check._id)).to.have.length(0);
   });
 
   it('a live process replays only its own entries that are old and not being applied', async () => {

@@ -1,80 +1,153 @@
 import { expect } from 'chai';
-import { pendingDeadline } from '../../../shared/queues/deadlines.js';
+import { Types } from 'mongoose';
 import { pendingTimer } from '../../helpers/deadlines.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { testContext } from '../../helpers/hooks.js';
 import { Check } from '../../../shared/models/check.js';
 import { Ping } from '../../../shared/models/ping.js';
-import { recordSignal, type PingMeta, type SignalDeps } from '../../../shared/services/signal.js';
+import type { Signal } from '../../../shared/domain/status.js';
+import { pingBatcher, recordPings, type PingDeps, type PingItem, type PingMeta, type ResolveSignal } from '../../../shared/pings/record.js';
 import { storedCheck, storedFlips, storedPings, testClock, T0 } from '../../helpers/pings.js';
 
-const meta: PingMeta = { scheme: 'http', remoteAddr: '10.0.0.1', method: 'GET', ua: '', body: null, exitStatus: null, rid: null };
+const meta = (): PingMeta => ({ _id: new Types.ObjectId(), scheme: 'http', remoteAddr: '10.0.0.1', method: 'GET', ua: '', body: null, exitStatus: null, rid: null });
+const item = (checkId: string, resolve: Signal | ResolveSignal): PingItem => ({ checkId, resolve: typeof resolve === 'function' ? resolve : () => resolve, meta: meta() });
 
-describe('recordSignal', () => {
+describe('recordPings (shared/pings/record.ts)', () => {
   let project: TestProject;
-  let deps: SignalDeps;
+  let deps: PingDeps;
   beforeEach(async () => {
     project = await buildProject();
     deps = { clock: testClock().clock, queues: testContext().queues };
   });
 
-  it('recomputes from the stored status when the deadline worker wrote down after the read', async () => {
-    const read = await buildCheck(project, { status: 'up', lastPing: new Date(T0.getTime() - 3600_000) });
-    await Check.updateOne({ _id: read._id }, { $set: { status: 'down', deadline: null } });
-    expect(await recordSignal(deps, read, () => 'success', meta)).to.equal(1);
-    expect((await storedCheck(read._id)).status).to.equal('up');
-    expect((await storedFlips(read._id)).map((f) => [f.oldStatus, f.newStatus])).to.deep.equal([['down', 'up']]);
+  describe('one ping', () => {
+    it('applies the ping to the check as stored (down, written by the deadline path): down→up', async () => {
+      const check = await buildCheck(project, { status: 'up', lastPing: new Date(T0.getTime() - 3600_000) });
+      await Check.updateOne({ _id: check._id }, { $set: { status: 'down', deadline: null } });
+      expect(await recordPings(deps, [item(check._id, 'success')])).to.deep.equal([1]);
+      expect((await storedCheck(check._id)).status).to.equal('up');
+      expect((await storedFlips(check._id)).map((f) => [f.oldStatus, f.newStatus])).to.deep.equal([['down', 'up']]);
+    });
+
+    it('logs the ping as ignored when the check is paused with manual_resume', async () => {
+      const check = await buildCheck(project, { status: 'up', lastPing: T0 });
+      await Check.updateOne({ _id: check._id }, { $set: { status: 'paused', manualResume: true } });
+      await recordPings(deps, [item(check._id, 'fail')]);
+      expect((await storedPings(check._id)).map((p) => p.kind)).to.deep.equal(['ign']);
+      expect((await storedCheck(check._id)).status).to.equal('paused');
+    });
+
+    it('resolves the action against the check as stored (methods changed to POST)', async () => {
+      const check = await buildCheck(project);
+      await Check.updateOne({ _id: check._id }, { $set: { methods: 'POST' } });
+      await recordPings(deps, [item(check._id, (c) => (c.methods === 'POST' ? 'ign' : 'success'))]);
+      expect((await storedPings(check._id))[0]!.kind).to.equal('ign');
+      expect((await storedCheck(check._id)).status).to.equal('new');
+    });
+
+    it('continues after pings recorded before, taking the next number', async () => {
+      const check = await buildCheck(project);
+      await recordPings(deps, [item(check._id, 'success')]);
+      expect(await recordPings(deps, [item(check._id, 'fail')])).to.deep.equal([2]);
+      expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
+      expect(await storedCheck(check._id)).to.include({ nPings: 2, status: 'down' });
+    });
+
+    it('stores the ping under the id it was given and remembers it in recentPings', async () => {
+      const check = await buildCheck(project);
+      const ping = item(check._id, 'success');
+      await recordPings(deps, [ping]);
+      expect(String((await storedPings(check._id))[0]!._id)).to.equal(String(ping.meta._id));
+      const recent = (await storedCheck(check._id)).recentPings;
+      expect(recent.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(ping.meta._id), 1, 'success']]);
+    });
+
+    it('returns null and leaves no ping when the check does not exist', async () => {
+      const check = await buildCheck(project);
+      await Check.deleteOne({ _id: check._id });
+      expect(await recordPings(deps, [item(check._id, 'success')])).to.deep.equal([null]);
+      expect(await Ping.countDocuments({ checkId: check._id })).to.equal(0);
+    });
+
+    it("schedules the check's deadline: its one delayed job", async () => {
+      const check = await buildCheck(project, { timeout: 60, grace: 60 });
+      await recordPings(deps, [item(check._id, 'success')]);
+      const deadline = (await storedCheck(check._id)).deadline!;
+      expect(deadline.getTime()).to.equal(T0.getTime() + 120_000);
+      const jobs = await testContext().queues.deadlines.getJobs(['delayed', 'waiting']);
+      const timer = await pendingTimer(check._id);
+      expect(jobs.map((j) => j.id)).to.deep.equal([timer?.id]);
+      expect(timer?.data).to.deep.equal({ checkId: check._id });
+      expect(timer?.delay).to.equal(120_000);
+    });
+
+    it('completes the flip it owes: flip stored, outbox emptied', async () => {
+      const check = await buildCheck(project);
+      await recordPings(deps, [item(check._id, 'fail')]);
+      expect((await storedFlips(check._id)).map((f) => [f.oldStatus, f.newStatus, f.reason])).to.deep.equal([['new', 'down', 'fail']]);
+      expect((await storedCheck(check._id)).outbox).to.deep.equal([]);
+    });
   });
 
-  it('logs the ping as ignored when the check was paused with manual_resume after the read', async () => {
-    const read = await buildCheck(project, { status: 'up', lastPing: T0 });
-    await Check.updateOne({ _id: read._id }, { $set: { status: 'paused', manualResume: true } });
-    await recordSignal(deps, read, () => 'fail', meta);
-    expect((await storedPings(read._id)).map((p) => p.kind)).to.deep.equal(['ign']);
-    expect((await storedCheck(read._id)).status).to.equal('paused');
-  });
+  describe('batches', () => {
+    it('records pings to many checks in one batch, one ping each', async () => {
+      const checks = await Promise.all([1, 2, 3, 4, 5].map(() => buildCheck(project)));
+      const ns = await recordPings(deps, checks.map((check) => item(check._id, 'success')));
+      expect(ns).to.deep.equal([1, 1, 1, 1, 1]);
+      for (const check of checks) expect(await storedCheck(check._id)).to.include({ nPings: 1, status: 'up' });
+    });
 
-  it('re-resolves the action against the re-read check (methods changed to POST)', async () => {
-    const read = await buildCheck(project);
-    await Check.updateOne({ _id: read._id }, { $set: { methods: 'POST' } });
-    await recordSignal(deps, read, (c) => (c.methods === 'POST' ? 'ign' : 'success'), meta);
-    expect((await storedPings(read._id))[0]!.kind).to.equal('ign');
-    expect((await storedCheck(read._id)).status).to.equal('new');
-  });
+    it('applies several pings to one check in arrival order with consecutive numbers, in one write', async () => {
+      const check = await buildCheck(project);
+      const kinds = ['start', 'success', 'fail', 'success'] as const;
+      const ns = await recordPings(deps, kinds.map((kind) => item(check._id, kind)));
+      expect(ns).to.deep.equal([1, 2, 3, 4]);
+      expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'start'], [2, 'success'], [3, 'fail'], [4, 'success']]);
+      const flips = await storedFlips(check._id);
+      expect(flips.map((f) => [f.oldStatus, f.newStatus])).to.have.deep.members([['new', 'up'], ['up', 'down'], ['down', 'up']]);
+      const stored = await storedCheck(check._id);
+      expect(stored).to.include({ nPings: 4, status: 'up', rev: 1 });
+      expect(stored.outbox).to.deep.equal([]);
+      expect(stored.recentPings.map((p) => p.n)).to.deep.equal([1, 2, 3, 4]);
+    });
 
-  it('continues after pings that arrived after the read, taking the next number', async () => {
-    const read = await buildCheck(project);
-    await recordSignal(deps, read, () => 'success', meta);
-    expect(await recordSignal(deps, read, () => 'fail', meta)).to.equal(2);
-    expect((await storedPings(read._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
-    expect(await storedCheck(read._id)).to.include({ nPings: 2, status: 'down' });
-  });
+    it('interleaves pings to several checks, each check in its own order', async () => {
+      const [a, b] = await Promise.all([buildCheck(project), buildCheck(project)]);
+      const ns = await recordPings(deps, [item(a._id, 'success'), item(b._id, 'fail'), item(a._id, 'fail'), item(b._id, 'success'), item(a._id, 'success')]);
+      expect(ns).to.deep.equal([1, 1, 2, 2, 3]);
+      expect((await storedPings(a._id)).map((p) => p.kind)).to.deep.equal(['success', 'fail', 'success']);
+      expect((await storedPings(b._id)).map((p) => p.kind)).to.deep.equal(['fail', 'success']);
+      expect([(await storedCheck(a._id)).status, (await storedCheck(b._id)).status]).to.deep.equal(['up', 'up']);
+    });
 
-  it('adopts an abandoned claim: applies its recorded kind, then records the new ping', async () => {
-    const read = await buildCheck(project);
-    const old = new Date(T0.getTime() - 60_000);
-    await Ping.create({ checkId: read._id, n: 1, created: old, kind: 'success', ...meta });
-    expect(await recordSignal(deps, read, () => 'start', meta)).to.equal(2);
-    const stored = await storedCheck(read._id);
-    expect(stored).to.include({ nPings: 2, status: 'up' });
-    expect(stored.lastPing).to.deep.equal(old);
-    expect(stored.lastStart).to.deep.equal(T0);
-  });
+    it('keeps the last ten pings in recentPings', async () => {
+      const check = await buildCheck(project);
+      await recordPings(deps, Array.from({ length: 12 }, () => item(check._id, 'success')));
+      expect((await storedCheck(check._id)).recentPings.map((p) => p.n)).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    });
 
-  it('returns null and leaves no ping when the check was deleted after the read', async () => {
-    const read = await buildCheck(project);
-    await Check.deleteOne({ _id: read._id });
-    expect(await recordSignal(deps, read, () => 'success', meta)).to.equal(null);
-    expect(await Ping.countDocuments({ checkId: read._id })).to.equal(0);
-  });
+    it('keeps numbers consecutive when batched pings race single pings on the same check', async () => {
+      const check = await buildCheck(project);
+      const batcher = pingBatcher(deps);
+      const batched = Array.from({ length: 10 }, () => batcher.load(item(check._id, 'success')));
+      const alone = Array.from({ length: 5 }, () => recordPings(deps, [item(check._id, 'success')]).then(([n]) => n!));
+      const ns = await Promise.all([...batched, ...alone]);
+      expect([...ns].sort((a, b) => a! - b!)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i + 1));
+      expect((await storedCheck(check._id)).nPings).to.equal(15);
+      expect((await storedPings(check._id)).map((p) => p.n)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i + 1));
+    });
 
-  it("schedules the check's deadline and its one delayed timer", async () => {
-    const read = await buildCheck(project, { timeout: 60, grace: 60 });
-    await recordSignal(deps, read, () => 'success', meta);
-    const deadline = (await Check.findById(read._id).lean())!.deadline!;
-    expect(await pendingDeadline(testContext().queues.deadlines, read._id)).to.deep.equal(deadline);
-    const jobs = await testContext().queues.deadlines.getJobs(['delayed', 'waiting']);
-    expect(jobs.map((j) => j.id)).to.deep.equal([(await pendingTimer(read._id))?.id]);
-    expect(jobs[0]?.data.at).to.equal(deadline.getTime());
+    it('returns null for a ping whose check does not exist, and records the others', async () => {
+      const check = await buildCheck(project);
+      expect(await recordPings(deps, [item('no-such-check', 'success'), item(check._id, 'success')])).to.deep.equal([null, 1]);
+    });
+
+    it('schedules each moved deadline once, in one batch', async () => {
+      const checks = await Promise.all([1, 2, 3].map(() => buildCheck(project, { timeout: 60, grace: 60 })));
+      await recordPings(deps, checks.flatMap((check) => [item(check._id, 'success'), item(check._id, 'success')]));
+      const jobs = await testContext().queues.deadlines.getJobs(['delayed', 'waiting']);
+      expect(jobs.map((j) => j.data.checkId).sort()).to.deep.equal(checks.map((c) => c._id).sort());
+      for (const check of checks) expect((await pendingTimer(check._id))?.delay).to.equal(120_000);
+    });
   });
 });

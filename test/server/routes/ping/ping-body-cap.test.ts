@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
-import { createApp } from '../../../../server/app.js';
+import { createWebHandler } from '../../../../server/app.js';
 import { listen, type HttpServer } from '../../../../server/http.js';
 import { config } from '../../../../shared/config.js';
 import { buildCheck, buildProject } from '../../../helpers/factories.js';
@@ -53,7 +53,7 @@ describe('ANY /ping/<uuid> with a body beyond the read cap', () => {
   let server: HttpServer;
   beforeEach(async () => {
     const { redis, queues } = testContext();
-    server = await listen(createApp({ clock: () => new Date(), redis, queues }), 0);
+    server = await listen(createWebHandler({ clock: () => new Date(), redis, queues }), 0);
   });
   afterEach(() => server.close(100));
 

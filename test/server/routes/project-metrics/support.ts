@@ -4,7 +4,7 @@
  * an app with chosen operations settings.
  */
 import supertest from 'supertest';
-import { createApp } from '../../../../server/app.js';
+import { createWebHandler } from '../../../../server/app.js';
 import { loadConfig } from '../../../../shared/config.js';
 import type { OpsConfig } from '../../../../shared/config-ops.js';
 import { Project } from '../../../../shared/models/project.js';
@@ -31,5 +31,5 @@ export function opsOf(env: Record<string, string> = {}): OpsConfig {
 /** A supertest agent on an app with `ops` (default: the defaults) and `clock`. */
 export function appWith(ops: OpsConfig = opsOf(), clock: Clock = () => new Date()): supertest.Agent {
   const { redis, queues } = testContext();
-  return supertest.agent(createApp({ clock, redis, queues, ops }));
+  return supertest.agent(createWebHandler({ clock, redis, queues, ops }));
 }

@@ -1,0 +1,152 @@
+/**
+ * The ping path (behaviour.md §4.3 step 10, §2.5), HTTP and email alike; one
+ * ping is a batch of one. Per check, ONE store write applies its pings in
+ * arrival order: counts them, moves state and deadline, owes their flips,
+ * remembers them in `recentPings`. Then the ping documents are inserted, the
+ * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved.
+ *
+ * Crash points: after the store write, a journaled ping's replay finds it in
+ * `recentPings` and only inserts its document; owed flips and lost deadline
+ * jobs are the sweep's.
+ */
+import DataLoader from 'dataloader';
+import type { Types } from 'mongoose';
+import { Ping, type PingDoc } from '../models/ping.js';
+import { RECENT_PINGS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
+import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
+import { changeChecks, owedFlip, readChecks } from '../checks/store.js';
+import { completeOwed } from '../alerts/outbox.js';
+import { scheduleDeadlines, type DeadlineAt } from '../deadlines/schedule.js';
+import { pruneCheckHistory } from './prune.js';
+import { config } from '../config.js';
+import type { Clock } from '../clock.js';
+import type { Queues } from '../queues/index.js';
+import { logger } from '../logger.js';
+
+const log = logger.child({ module: 'pings' });
+
+/** Old pings are pruned on every this-many-th ping (behaviour.md §4.3 step 12). */
+export const PRUNE_EVERY = 100;
+/** MongoDB's duplicate key error code. */
+const DUPLICATE_KEY = 11000;
+
+/** What the caller knows of the request, stored on the ping; `_id` is chosen before the ping is applied. */
+export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'> & { _id: Types.ObjectId };
+
+/** Turns the check as read into the action to apply (methods and keyword filters); pure. */
+export type ResolveSignal = (check: CheckDoc) => Signal;
+
+/** One ping to apply. */
+export interface PingItem {
+  checkId: string;
+  resolve: ResolveSignal;
+  meta: PingMeta;
+}
+
+/** Clock and queues of the process applying pings. */
+export interface PingDeps {
+  clock: Clock;
+  queues: Pick<Queues, 'deadlines' | 'notify'>;
+}
+
+/** What one check's write did: its new pings, the flips they owe, and its deadline before them. */
+interface Counted {
+  pings: PingDoc[];
+  owe: OutboxFlip[];
+  before: Date | null;
+}
+
+/** Folds a check's pings, in arrival order, into one change. */
+function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { change: { set: Partial<CheckDoc>; owe: OutboxFlip[] }; result: Counted } {
+  let state = check;
+  const set: Partial<CheckDoc> = {};
+  const counted: Counted = { pings: [], owe: [], before: check.deadline };
+  for (const { resolve, meta } of items) {
+    const outcome = applySignal(state, resolve(state), now, meta.rid);
+    const n = state.nPings + 1;
+    Object.assign(set, outcome.set);
+    state = { ...state, ...outcome.set, nPings: n };
+    if (outcome.flip) counted.owe.push(owedFlip(outcome.flip, now, now));
+    counted.pings.push({ ...meta, checkId: check._id, n, created: now, kind: outcome.kind });
+  }
+  const recent: RecentPing[] = counted.pings.map(({ _id, n, kind, created }) => ({ _id: _id!, n, kind, created }));
+  set.recentPings = [...(check.recentPings ?? []), ...recent].slice(-RECENT_PINGS);
+  return { change: { set: { ...set, nPings: state.nPings, deadline: deadlineOf(state) }, owe: counted.owe }, result: counted };
+}
+
+/**
+ * Applies a batch of pings.
+ *
+ * @param items - The pings, in arrival order.
+ * @returns Each ping's `n`, or null when its check does not exist (same order as `items`).
+ * @throws the MongoDB error of the store write or the ping insert (the batch's pings then fail).
+ */
+export async function recordPings(deps: PingDeps, items: readonly PingItem[]): Promise<(number | null)[]> {
+  const byCheck = new Map<string, PingItem[]>();
+  for (const item of items) byCheck.set(item.checkId, [...(byCheck.get(item.checkId) ?? []), item]);
+  const now = deps.clock();
+  const applied = await changeChecks(await readChecks([...byCheck.keys()]), (check) => countPings(check, byCheck.get(check._id)!, now));
+  const counted = [...applied.values()];
+  await insertPings(counted.flatMap(({ result }) => result.pings));
+
+  const owed = counted.flatMap(({ check, result }) => result.owe.map((entry) => ({ check, entry })));
+  const moved: DeadlineAt[] = counted.flatMap(({ check, result }) =>
+    check.deadline && check.deadline.getTime() !== result.before?.getTime() ? [{ checkId: check._id, at: check.deadline }] : [],
+  );
+  const pruned = counted.flatMap(({ check, result }) => (result.pings.some((p) => p.n % PRUNE_EVERY === 0) ? [check] : []));
+  await Promise.all([
+    completeOwed({ queues: deps.queues, notify: config.notify }, owed, now).catch((err: unknown) => log.error({ err }, 'cannot complete flips; the sweep will')),
+    scheduleDeadlines(deps.queues.deadlines, moved, now).catch((err: unknown) => log.error({ err }, 'cannot schedule deadlines; the sweep will')),
+    ...pruned.map((check) => pruneCheckHistory(check, check.nPings, now).catch((err: unknown) => log.error({ err, checkId: check._id }, 'cannot prune'))),
+  ]);
+  const nOf = new Map(counted.flatMap(({ result }) => result.pings.map((p) => [String(p._id), p.n] as const)));
+  return items.map((item) => nOf.get(String(item.meta._id)) ?? null);
+}
+
+/** Inserts ping documents, leaving one already stored (a replay) as it is. @throws the MongoDB error other than duplicate keys. */
+export async function insertPings(pings: readonly PingDoc[]): Promise<void> {
+  if (pings.length === 0) return;
+  try {
+    await Ping.collection.insertMany([...pings], { ordered: false });
+  } catch (err) {
+    const { writeErrors, code } = err as { writeErrors?: { code?: number }[] | { code?: number }; code?: number };
+    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code }];
+    if (list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+  }
+}
+
+/** Longest a ping waits for others to share its batch, milliseconds. */
+const BATCH_WINDOW_MS = 1;
+/** Most pings in one batch. */
+const MAX_BATCH = 500;
+/** Most batches a process applies at once; pings arriving meanwhile gather in the next. */
+const MAX_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * A batcher of pings: pings arriving within {@link BATCH_WINDOW_MS} of each
+ * other share one {@link recordPings}, at most {@link MAX_BATCHES_IN_FLIGHT} at a time.
+ *
+ * @returns `load(item)` resolves with the ping's `n` (null when its check does not exist).
+ */
+export function pingBatcher(deps: PingDeps): DataLoader<PingItem, number | null> {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const schedule = (run: () => void): void => {
+    if (inFlight < MAX_BATCHES_IN_FLIGHT) {
+      inFlight++;
+      setTimeout(run, BATCH_WINDOW_MS);
+    } else {
+      waiting.push(run);
+    }
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  };
+  return new DataLoader<PingItem, number | null>((items) => recordPings(deps, items).finally(release), {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: schedule,
+  });
+}
