@@ -157,7 +157,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect(await pushedDown({ 'outbox.recorded': { $lte: at(10) } })).to.equal(true);
   });
 
-  it('answers more concurrent updates and findAndModify than its connection pool holds (patches/001-update-read-then-write.diff)', async () => {
+  it('answers more concurrent updates and findAndModify than its connection pool holds (patches/001-update-atomic.diff)', async () => {
     const docs = connection!.getClient().db('hc_pg').collection<{ _id: number; n: number }>('busy');
     await docs.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, n: 0 })));
     // Each statement used to hold its query's connection while its write waited for another: 300 at once deadlocked.
