@@ -46,6 +46,7 @@ build_ferretdb() {
   say "building FerretDB into .data/bin/ferretdb (the first time downloads Go modules, about a minute)"
   mkdir -p "$DATA/bin"
   GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" >>"$LOG" 2>&1 || fail "building FerretDB failed (see .data/provision.log)"
+  say "built $(grep '^build.sh: FerretDB ' "$LOG" | tail -n 1 | cut -c11-)"
 }
 
 # Runs apt-get as root, or through password-less sudo; false when neither is possible.

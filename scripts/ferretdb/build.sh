@@ -1,69 +1,73 @@
 #!/usr/bin/env bash
 # Builds the embedded FerretDB into $1. The module's dependencies are vendored
-# into a scratch copy (.data/ferretdb-build), the files in patches/ replace their
-# namesakes in FerretDB's vendored source, and the copy is built with -mod=vendor;
-# the Go module cache is left untouched. Each patch fixes a FerretDB 1.24 defect
-# this service runs into and says why at the changed lines:
-#   patches/msg_update.go.overlay -> internal/handler/msg_update.go: an update command
-#     kept every statement's SQL connection until it returned, so one bulk write of
-#     100 updates exhausted the SQLite pool of 100 connections and hung the server.
-#     It also read the matching documents while updating them, holding the query's
-#     connection while each write took another: as many updates as the pool has
-#     connections deadlocked the server. It now reads them first, then writes.
-#   patches/msg_findandmodify.go.overlay -> internal/handler/msg_findandmodify.go: the
-#     same read-while-writing deadlock in findAndModify.
-#   patches/query.go.overlay -> internal/backends/postgresql/query.go: `$in` was not
-#     pushed down to PostgreSQL, so every find by a list of ids read the whole table;
-#     `_id: {$in: [...]}` is now pushed down as `_jsonb->'_id' = ANY(...)`, which the
-#     btree index of _id serves, and `_id: v` as `_jsonb->'_id' = v` (FerretDB's
-#     `@>` could only use a jsonb_path_ops index, whose selectivity PostgreSQL
-#     guesses: `{_id: x, deadline: d}` was planned as a BitmapAnd with the deadline
-#     index, so each update of a thousand checks sharing a deadline read all of
-#     their index entries). Nor were ranges: a range on a date (`$lt`, `$lte`,
-#     `$gt`, `$gte`) is now pushed down as a jsonpath filter
-#     (`_jsonb @? '$."deadline" ? (@ <= ms)'`), so the sweep's queries no longer read
-#     every check into FerretDB.
-#   patches/msg_find.go.overlay, msg_explain.go.overlay -> internal/handler/: a dotted
-#     key (`outbox.recorded`) was dropped from every pushed-down filter; a date range
-#     on one is now kept (query.go pushes it down as a jsonpath that follows arrays).
-#   patches/collection.go.overlay -> internal/backends/postgresql/collection.go: every
-#     insert and update ran in a transaction of its own, although PostgreSQL runs one
-#     statement atomically by itself; FerretDB updates documents one at a time, so each
-#     update cost two more round trips (BEGIN, COMMIT). A single statement now runs
-#     on the pool; more than one still run in a transaction.
-#   patches/sjson.go.overlay, sjson_fast.go.overlay -> internal/handler/sjson/sjson.go,
-#     fast.go: decoding a stored document ran encoding/json's reflection decoder twice
-#     over every value and decoded its schema (as long as the data) anew each time:
-#     most of FerretDB's CPU when reading or updating a thousand checks (134 us per
-#     check). Unmarshal now decodes the common case in one pass with schemas reused
-#     (11 us), and leaves anything else to FerretDB's decoder (renamed
-#     unmarshalReference). sjson_fast_test.go.overlay (fast_test.go), run here before
-#     building, checks both give equal results on random and corrupted documents.
-#   patches/resource.go.overlay -> internal/util/resource/resource.go: lifetime tracking
-#     for FerretDB's own leak tests (a pprof profile entry and a finalizer for every
-#     iterator) cost about 7 % of the server's CPU; Track and Untrack do nothing now.
+# into a scratch copy (.data/ferretdb-build), the unified diffs in patches/ are
+# applied in name order to FerretDB's vendored source (patch -p1, no fuzz; the
+# build stops, naming the patch, when one does not apply), the tests the patches
+# add run, and the copy is built with -mod=vendor; the
+# Go module cache is left untouched. The build prints the number of patches and
+# their changed lines. Each patch fixes a FerretDB 1.24.2 defect this service runs
+# into (fidelity: upstream differs from MongoDB) or speeds it up, and says why at
+# the changed lines:
+#   001-update-atomic.diff (fidelity): update (bulk updateOne/updateMany too) and
+#     findAndModify read the matching documents, then write each back as a
+#     compare-and-set on the stored document, retried after a conflict; upstream
+#     wrote back unconditionally (two concurrent updates of one version both
+#     applied, one lost) and held the read's SQL connection while each write took
+#     another (as many concurrent updates as the pool has connections hung it).
+#   002-postgresql-pushdown.diff (speed): `_id: v` and `_id: {$in: [...]}` pushed
+#     down as `_jsonb->'_id' = v` / `= ANY(...)` (the unique _id btree), and date
+#     ranges, on dotted keys too, as lax jsonpath filters; the sweep's queries over
+#     100,000 checks take about 0.1 s instead of 9-13 s.
+#   003-sjson-fast-decoder.diff (speed): a single-pass decoder of stored documents
+#     with schemas reused (a check in 11 us instead of 134); fast_test.go, run here,
+#     checks it against FerretDB's decoder on random and corrupted documents.
+#   004-postgresql-single-statement.diff (speed): a single insert or update
+#     statement runs without BEGIN/COMMIT around it.
+#   005-no-resource-tracking.diff (speed): lifetime tracking for FerretDB's own
+#     leak tests (a pprof entry and a finalizer per iterator) does nothing.
 set -euo pipefail
 out="$(realpath -m "$1")"
 go_bin="${GO:-go}"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$src/../../.data/ferretdb-build"
+fdb=vendor/github.com/FerretDB/FerretDB
+
+# changed_lines DIFF: the added and removed lines of a unified diff (hunk bodies only).
+changed_lines() {
+  awk '
+    /^@@ / { split($2, o, ","); split($3, n, ","); old = (2 in o) ? o[2] : 1; new = (2 in n) ? n[2] : 1; next }
+    old > 0 || new > 0 {
+      c = substr($0, 1, 1)
+      if (c == "+") { changed++; new-- } else if (c == "-") { changed++; old-- } else if (c != "\\") { old--; new-- }
+    }
+    END { print changed + 0 }
+  ' "$1"
+}
+
+command -v patch >/dev/null 2>&1 || { echo "build.sh: error: the patch command is missing (Debian: apt-get install -y patch)" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src"/*.go "$src/go.mod" "$src/go.sum" "$work/"
 cd "$work"
 GOFLAGS=-mod=mod "$go_bin" mod vendor
-cp "$src/patches/msg_update.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_update.go
-cp "$src/patches/msg_findandmodify.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_findandmodify.go
-cp "$src/patches/query.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/query.go
-cp "$src/patches/collection.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/backends/postgresql/collection.go
-cp "$src/patches/msg_find.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_find.go
-cp "$src/patches/msg_explain.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/handler/msg_explain.go
-cp "$src/patches/resource.go.overlay" vendor/github.com/FerretDB/FerretDB/internal/util/resource/resource.go
-sjson=vendor/github.com/FerretDB/FerretDB/internal/handler/sjson
-cp "$src/patches/sjson.go.overlay" "$sjson/sjson.go"
-cp "$src/patches/sjson_fast.go.overlay" "$sjson/fast.go"
-cp "$src/patches/sjson_fast_test.go.overlay" "$sjson/fast_test.go"
-"$go_bin" test -mod=vendor -count=1 github.com/FerretDB/FerretDB/internal/handler/sjson
+version="$(awk '$1 == "github.com/FerretDB/FerretDB" { print $2 }' go.mod)"
+count=0
+changed=0
+for diff in "$src"/patches/*.diff; do
+  name="$(basename "$diff")"
+  if ! result="$(patch -d "$fdb" -p1 --forward --fuzz=0 --batch --no-backup-if-mismatch --dry-run -i "$diff" 2>&1)"; then
+    printf 'build.sh: error: patches/%s does not apply to FerretDB %s; update the patch (or drop it) for this version:\n%s\n' "$name" "$version" "$result" >&2
+    exit 1
+  fi
+  patch -d "$fdb" -p1 --forward --fuzz=0 --batch --no-backup-if-mismatch --quiet -i "$diff"
+  count=$((count + 1))
+  changed=$((changed + $(changed_lines "$diff")))
+done
+echo "build.sh: FerretDB $version with $count patches, $changed changed lines (added + removed)"
+# FerretDB's version package panics in a test binary of FerretDB's own packages without a version file.
+printf '%s\n' "$version" > "$fdb/build/version/version.txt"
+"$go_bin" test -mod=vendor -count=1 github.com/FerretDB/FerretDB/internal/handler/sjson github.com/FerretDB/FerretDB/internal/backends/sqlite
+rm "$fdb/build/version/version.txt"
 "$go_bin" build -mod=vendor -o "$out" .
 cd "$src"
 rm -rf "$work"

@@ -8,7 +8,7 @@
 // can use (see pgindex.go), and before it opens the SQLite directory it
 // completes or undoes catalogue changes a kill -9 cut off halfway (see repair.go).
 //
-// Usage: ferretdb -listen 127.0.0.1:27017 -data ./.data/ferretdb
+// Usage: ferretdb -listen 127.0.0.1:27017 -data ./.data/ferretdb [-postgresql-url URL] [-disable-pushdown]
 package main
 
 import (
@@ -28,6 +28,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	data := flag.String("data", ".data/ferretdb", "directory for SQLite databases")
 	postgresURL := flag.String("postgresql-url", "", "use the PostgreSQL backend at this URL instead of SQLite")
+	disablePushdown := flag.Bool("disable-pushdown", false, "filter every document in FerretDB, pushing no filter down to SQL (the reference of test/scripts/ferretdb/pushdown.test.ts)")
 	flag.Parse()
 
 	if err := os.MkdirAll(*data, 0o755); err != nil {
@@ -40,6 +41,8 @@ func main() {
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + *data + "/",
+
+		DisablePushdown: *disablePushdown,
 	}
 	if *postgresURL != "" {
 		cfg.Handler, cfg.PostgreSQLURL = "postgresql", *postgresURL

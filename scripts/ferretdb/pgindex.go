@@ -19,7 +19,7 @@ import (
 // indexJSONPaths adds, for every field other than _id that a MongoDB index of a
 // collection names, a GIN jsonb_path_ops index on the expression the queries
 // use. (An _id filter is pushed down as `_jsonb->'_id' = ...` instead, which
-// FerretDB's own unique btree index serves: patches/query.go.overlay.)
+// FerretDB's own unique btree index serves: patches/002-postgresql-pushdown.diff.)
 // PostgreSQL plans FerretDB's prepared statements with their parameters
 // substituted (custom plans), so the expression matches and the planner uses
 // the index. It only adds (and removes its own) indexes: query results are

@@ -65,7 +65,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect(scans).to.have.length.of.at.least(2);
   });
 
-  it('an _id filter with more fields reads through the unique _id index, not a BitmapAnd with another index, and finds exactly what MongoDB finds (patches/query.go.overlay)', async () => {
+  it('an _id filter with more fields reads through the unique _id index, not a BitmapAnd with another index, and finds exactly what MongoDB finds (patches/002-postgresql-pushdown.diff)', async () => {
     type Doc = { _id: string | number | mongoose.Types.ObjectId | mongoose.mongo.Double | mongoose.mongo.Long; deadline: Date; n: number };
     const checks = connection!.getClient().db('hc_pg').collection<Doc>('guarded');
     await checks.createIndex({ deadline: 1 });
@@ -103,7 +103,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect((await checks.find({ _id: { $in: [8, 9] } }).toArray()).map((d) => d.n).sort()).to.deep.equal([8, 9]);
   });
 
-  it('a find by a list of _ids (`$in`) reads through the _id index and finds exactly the listed documents (patches/query.go.overlay)', async () => {
+  it('a find by a list of _ids (`$in`) reads through the _id index and finds exactly the listed documents (patches/002-postgresql-pushdown.diff)', async () => {
     const checks = connection!.getClient().db('hc_pg').collection<{ _id: string | number; n: number }>('in');
     await checks.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: `id-${i}`, n: i })));
     await checks.insertMany([{ _id: 7, n: -7 }, { _id: 7.5, n: -75 }]);
@@ -157,7 +157,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect(await pushedDown({ 'outbox.recorded': { $lte: at(10) } })).to.equal(true);
   });
 
-  it('answers more concurrent updates and findAndModify than its connection pool holds (patches/msg_update.go.overlay, msg_findandmodify.go.overlay)', async () => {
+  it('answers more concurrent updates and findAndModify than its connection pool holds (patches/001-update-atomic.diff)', async () => {
     const docs = connection!.getClient().db('hc_pg').collection<{ _id: number; n: number }>('busy');
     await docs.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, n: 0 })));
     // Each statement used to hold its query's connection while its write waited for another: 300 at once deadlocked.

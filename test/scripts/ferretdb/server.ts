@@ -24,12 +24,13 @@ export interface FerretServer {
  * Starts FerretDB on a free port with its SQLite files in `dataDir` (or on the
  * PostgreSQL database `postgresqlUrl` names); waits until it listens.
  *
+ * @param options.disablePushdown - FerretDB applies every filter itself, pushing none down to SQL.
  * @throws Error when the binary is missing or it does not listen within 15 s (with its output).
  */
-export async function startFerret(dataDir: string, postgresqlUrl?: string): Promise<FerretServer> {
+export async function startFerret(dataDir: string, postgresqlUrl?: string, options: { disablePushdown?: boolean } = {}): Promise<FerretServer> {
   if (!existsSync(FERRETDB_BIN)) throw new Error(`${FERRETDB_BIN} is not built (bash scripts/provision.sh)`);
   const port = await freePort();
-  const args = ['-listen', `127.0.0.1:${port}`, '-data', dataDir, ...(postgresqlUrl ? ['-postgresql-url', postgresqlUrl] : [])];
+  const args = ['-listen', `127.0.0.1:${port}`, '-data', dataDir, ...(postgresqlUrl ? ['-postgresql-url', postgresqlUrl] : []), ...(options.disablePushdown ? ['-disable-pushdown'] : [])];
   const child = spawn(FERRETDB_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
