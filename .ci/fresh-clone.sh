@@ -5,8 +5,9 @@
 # listens, so `npm start` starts its embedded MongoDB and Redis itself, beside any
 # services already running). Then, through the started service: a project
 # (hc-admin), a check (API), a ping, the ping read back; Ctrl-C (SIGINT) must
-# shut it down cleanly and leave none of its ports listening. Then a kill -9 of the whole service and a
-# restart on the same data, where the check must still be there.
+# shut it down cleanly and leave none of its ports listening (nor its PostgreSQL cluster running, when it
+# runs FerretDB on one). Then a kill -9 of the whole service and a restart on the same data, where the check
+# must still be there.
 set -euo pipefail
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,9 +22,18 @@ free_port() {
 }
 
 APP_PID=
-# Pids listening on the embedded servers' ports (they run in process groups of their own).
+# The PostgreSQL cluster FerretDB runs on when no mongod can be had (.data/pg, or where that symlink points).
+PG_DIR="$WORK/hc/.data/pg"
+# Its postmaster's pid while it runs (it listens on a port of its own choosing).
+postmaster_pid() {
+  local pid
+  pid="$(head -n 1 "$PG_DIR/postmaster.pid" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  return 0
+}
+# Pids of the embedded servers (they run in process groups of their own): those listening on their ports, and PostgreSQL's.
 server_pids() {
-  for port in "$MONGO_PORT" "$REDIS_PORT"; do ss -ltnpH "sport = :$port" | { grep -o "pid=[0-9]*" || true; } | cut -d= -f2; done | sort -u
+  { for port in "$MONGO_PORT" "$REDIS_PORT"; do ss -ltnpH "sport = :$port" | { grep -o "pid=[0-9]*" || true; } | cut -d= -f2; done; postmaster_pid; } | sort -u
 }
 # Ctrl-C in a terminal: SIGINT to npm start's process group; waits until the group is gone.
 stop_app() {
@@ -39,6 +49,10 @@ cleanup() {
   local leftover
   leftover="$(server_pids)"
   [[ -z "$leftover" ]] || kill -KILL $leftover 2>/dev/null || true
+  # As root, when the postgres user cannot reach this clone, the cluster lives in its home and .data/pg points there.
+  local outside
+  outside="$(readlink -f "$PG_DIR" 2>/dev/null || true)"
+  [[ -L "$PG_DIR" && "$outside" == */hc-monitor-*/pg ]] && rm -rf "${outside%/pg}"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -72,6 +86,9 @@ say "npm start (web $PORT, smtpd $SMTP_PORT, embedded MongoDB $MONGO_PORT and Re
 start
 grep -q '"service":"redis-server"' "$WORK/start.log" || fail "npm start did not start its own redis-server"
 grep -Eq '"service":"(ferretdb|mongodb-memory-server)"' "$WORK/start.log" || fail "npm start did not start an embedded MongoDB"
+database_line="$(grep -o '"msg":"database: [^"]*"' "$WORK/start.log" || true)"
+[[ "$(grep -c . <<<"$database_line")" == 1 ]] || fail "npm start did not say in one line which database it runs"
+say "${database_line:7:-1}"
 
 project="$(node dist/scripts/hc-admin.js project create --name fresh-clone)"
 api_key="$(node -e 'console.log(JSON.parse(process.argv[1]).api_key)' "$project")"
@@ -88,10 +105,11 @@ stop_app || fail "npm start did not exit within 15 s of Ctrl-C"
 for port in "$PORT" "$SMTP_PORT" "$MONGO_PORT" "$REDIS_PORT"; do
   listening "$port" && fail "port $port still listening after npm start exited"
 done
+[[ -z "$(postmaster_pid)" ]] || fail "PostgreSQL still running after npm start exited"
 say "Ctrl-C: clean shutdown, nothing left listening"
 
 start
-# Every process at once: npm start's group, and the embedded servers (their own groups) found by port.
+# Every process at once: npm start's group, and the embedded servers (their own groups) found by port, PostgreSQL's postmaster by its pid file.
 pids="$(server_pids)"
 kill -KILL -- "-$APP_PID" $pids
 APP_PID=
@@ -100,4 +118,5 @@ start
 status="$(curl -s -o /dev/null -w '%{http_code}' "$ORIGIN/api/v3/checks/$uuid" -H "X-Api-Key: $api_key")"
 [[ "$status" == 200 ]] || fail "after kill -9 and restart the check answers $status"
 stop_app || fail "npm start did not exit within 15 s of Ctrl-C after the restart"
+[[ -z "$(postmaster_pid)" ]] || fail "PostgreSQL still running after npm start exited"
 say "kill -9 of every process and a restart on the same data: the check is still there"

@@ -11,9 +11,11 @@
 #
 # redis-server and PostgreSQL come from the system: as root (or with password-less
 # sudo) they are installed with apt-get; otherwise one line names the command to run.
-# MongoDB: where Go is available, the FerretDB binary is built from scripts/ferretdb
-# (used when mongodb-memory-server has no mongod, and by FerretDB's own tests);
-# without Go, mongodb-memory-server is asked to download mongod. Nothing here
+# MongoDB: mongodb-memory-server is asked for mongod first (its cache, or a download
+# when its server answers within seconds, so an offline machine does not wait); only
+# when no mongod can be had is the FerretDB stand-in built from scripts/ferretdb with
+# Go (`npm start` then runs it on a private PostgreSQL cluster). `test` also builds
+# FerretDB wherever Go is installed, for FerretDB's own tests. Nothing here
 # fails `npm start` or `npm test`: what is still missing is named in one line,
 # and they say again what to set.
 set -euo pipefail
@@ -93,19 +95,45 @@ provision_browser() {
 provision_postgres() { provision_package postgresql bash -c 'ls /usr/lib/postgresql/*/bin/postgres'; }
 
 # True when mongodb-memory-server has mongod (cached or on the system), or can download it now.
+# The download is only tried when the download server answers a HEAD request within
+# $MONGOD_PROBE_SECONDS (an offline machine fails here at once, or after that long
+# at worst); the download itself may take up to $MONGOD_DOWNLOAD_SECONDS.
+# Behind a proxy (https_proxy etc., which only the download honours) the probe is skipped.
+MONGOD_PROBE_SECONDS=10
+MONGOD_DOWNLOAD_SECONDS=900
 mongod_available() {
-  (cd "$ROOT" && timeout 300 node --input-type=module -e "
-    const { MongoBinary } = await import('mongodb-memory-server');
+  (cd "$ROOT" && PROBE_MS=$((MONGOD_PROBE_SECONDS * 1000)) timeout "$MONGOD_DOWNLOAD_SECONDS" node --input-type=module -e "
+    const { DryMongoBinary, MongoBinary } = await import('mongodb-memory-server');
+    const options = await DryMongoBinary.generateOptions();
+    if (await DryMongoBinary.locateBinary(options)) process.exit(0);
+    const env = process.env;
+    if (!(env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY || env.MONGOMS_DOWNLOAD_URL)) {
+      const { MongoBinaryDownloadUrl } = await import('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl.js');
+      const url = await new MongoBinaryDownloadUrl(options).getDownloadUrl();
+      const answer = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(Number(env.PROBE_MS)) })
+        .catch((err) => { console.error('mongod download: no answer from', url, err.cause?.code ?? err.name); process.exit(1); });
+      if (!answer.ok) { console.error('mongod download:', url, 'answered', answer.status); process.exit(1); }
+    }
+    console.error('mongod download: downloading', options.version);
     await MongoBinary.getPath();
   ") >>"$LOG" 2>&1
 }
 
+# The MongoDB npm start and npm test use: mongodb-memory-server's mongod, downloaded when possible;
+# FerretDB, built with Go, only when no mongod can be had.
 provision_mongo() {
+  if mongod_available; then return 0; fi
   if [[ -n "$(find_go)" ]]; then
     (build_ferretdb) || true
-  elif ! mongod_available; then
+  else
     say "no MongoDB for npm start / npm test: mongod cannot be downloaded and Go (to build FerretDB) is missing; install Go or set MONGODB_URI"
   fi
+}
+
+# FerretDB's own tests (test/scripts/ferretdb/, test/faults/) run the binary whatever npm test's MongoDB is:
+# built wherever Go is installed.
+provision_ferretdb_for_tests() {
+  if [[ -n "$(find_go)" ]]; then (build_ferretdb) || true; fi
 }
 
 mkdir -p "$DATA"
@@ -121,6 +149,7 @@ case "${1:-all}" in
     provision_redis
     provision_postgres
     provision_mongo
+    provision_ferretdb_for_tests
     provision_browser
     ;;
   ferretdb) build_ferretdb ;;

@@ -3,11 +3,15 @@
  *
  * When MONGODB_URI / REDIS_URL name this machine (127.0.0.1, localhost; the
  * defaults do) and nothing listens on their port, it starts what is missing
- * there: an embedded MongoDB (mongodb-memory-server, else the FerretDB binary
- * scripts/provision.sh builds) and a redis-server child with the required
- * settings, data under .data/. If one cannot be had, it prints one line saying
- * what to do and exits 1. SIGTERM/SIGINT close everything, children last, within 10 s.
+ * there, data under .data/: an embedded MongoDB (mongod through
+ * mongodb-memory-server when it has one, else the FerretDB binary
+ * scripts/provision.sh builds, on a private PostgreSQL cluster, or on SQLite when
+ * no PostgreSQL server is installed) and a redis-server child with the required
+ * settings. It says in one line which database it uses (`database: …`). If a
+ * service cannot be had, it prints one line saying what to do and exits 1.
+ * SIGTERM/SIGINT close everything, children last, within 10 s.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWebHandler } from '../server/app.js';
 import { listen } from '../server/http.js';
@@ -22,16 +26,18 @@ import { createRedis } from '../shared/queues/connections.js';
 import { closeQueues, openQueues } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
-import { UnreachableError } from '../shared/unreachable.js';
+import { describeMongoUri, UnreachableError } from '../shared/unreachable.js';
 import { trackQueueDepths } from '../shared/metrics.js';
 import { openPingJournal } from '../shared/pings/replay.js';
 import { openJournalConnection } from '../server/ping/journal-connection.js';
-import { isListening, startEmbeddedMongo, startRedisServer, type LocalService } from './local-services.js';
+import { displayPath, isListening, startEmbeddedMongo, startRedisServer, type EmbeddedMongo, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
 
-/** The project's .data/ directory (this file runs as dist/scripts/start.js). */
-const DATA_DIR = fileURLToPath(new URL('../../.data/', import.meta.url));
+/** The project's .data/ directory (this file runs as dist/scripts/start.js): the FerretDB binary scripts/provision.sh builds. */
+const PROJECT_DATA_DIR = fileURLToPath(new URL('../../.data/', import.meta.url));
+/** Where the servers started here keep their data: LOCAL_DATA_DIR (the tests' own directories), else .data/. */
+const DATA_DIR = process.env.LOCAL_DATA_DIR ? `${resolve(process.env.LOCAL_DATA_DIR)}/` : PROJECT_DATA_DIR;
 
 /** What to tell the user for each service that could not be had. */
 const MISSING = {
@@ -61,21 +67,41 @@ function isLocal(url: string): boolean {
 }
 
 /**
- * Starts the local services that are needed and not running.
+ * The one line that says which database this process uses.
+ *
+ * @param started - The embedded server started for it, if one was.
+ * @returns For example `database: FerretDB on PostgreSQL 15.18 (stand-in; no mongod could be had) at 127.0.0.1:27017/hc, data in .data/pg`.
+ */
+function databaseLine(started: EmbeddedMongo | undefined): string {
+  const where = describeMongoUri(config.mongodbUri);
+  if (started) {
+    const link = started.dataLink ? ` (a symlink to ${started.dataLink})` : '';
+    return `database: ${started.server} at ${where}, data in ${displayPath(started.dataDir)}${link}`;
+  }
+  const source = config.mongodbUriGiven ? 'from MONGODB_URI' : 'MONGODB_URI is unset: the default';
+  const running = isLocal(config.mongodbUri) ? ', already listening' : '';
+  return `database: ${where} (${source})${running}; not started here`;
+}
+
+/**
+ * Starts the local services that are needed and not running, and says which database is used.
  *
  * @returns The services started here, to stop on exit.
  * @throws MissingServices naming what to set.
  */
 async function ensureServices(): Promise<LocalService[]> {
+  const mongoPort = portOf(config.mongodbUri, 'mongo');
+  let embedded: EmbeddedMongo | undefined;
   const wanted: { kind: ServiceKind; url: string; start: () => Promise<LocalService> }[] = [
     {
       kind: 'mongo',
       url: config.mongodbUri,
-      start: () => startEmbeddedMongo(portOf(config.mongodbUri, 'mongo'), {
+      start: async () => (embedded = await startEmbeddedMongo(mongoPort, {
         mongoDir: `${DATA_DIR}mongo`,
-        ferretdbBin: `${DATA_DIR}bin/ferretdb`,
+        ferretdbBin: `${PROJECT_DATA_DIR}bin/ferretdb`,
         ferretdbDir: `${DATA_DIR}ferretdb`,
-      }),
+        postgresDir: `${DATA_DIR}pg`,
+      })),
     },
     {
       kind: 'redis',
@@ -84,7 +110,7 @@ async function ensureServices(): Promise<LocalService[]> {
     },
   ];
   const started: LocalService[] = [];
-  const missing: ServiceKind[] = [];
+  const missing: { kind: ServiceKind; reason: string }[] = [];
   for (const { kind, url, start } of wanted) {
     if (!isLocal(url) || (await isListening(portOf(url, kind)))) continue;
     try {
@@ -93,13 +119,17 @@ async function ensureServices(): Promise<LocalService[]> {
       log.info({ service: service.name, url }, 'started a local service');
     } catch (err) {
       log.debug({ err, kind }, 'cannot start a local service');
-      missing.push(kind);
+      missing.push({ kind, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
     }
   }
-  if (missing.length === 0) return started;
+  if (missing.length === 0) {
+    log.info({ service: embedded?.name }, databaseLine(embedded));
+    return started;
+  }
   await Promise.all(started.map((s) => s.stop()));
-  const say = (key: 'name' | 'variable' | 'fix') => missing.map((kind) => MISSING[kind][key]).join(' and ');
-  throw new MissingServices(`no ${say('name')} available; set ${say('variable')}, or ${say('fix')}`);
+  const say = (key: 'name' | 'variable' | 'fix') => missing.map(({ kind }) => MISSING[kind][key]).join(' and ');
+  const reasons = missing.map(({ reason }) => reason).join('; ');
+  throw new MissingServices(`no ${say('name')} available (${reasons}); set ${say('variable')}, or ${say('fix')}`);
 }
 
 async function main(): Promise<void> {

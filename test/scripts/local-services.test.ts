@@ -1,12 +1,20 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { isListening, startRedisServer } from '../../scripts/local-services.js';
-import { freePort } from '../helpers/services.js';
+import {
+  findPostgres, isListening, locateMongod, startEmbeddedMongo, startPostgresCluster, startRedisServer, type LocalService,
+} from '../../scripts/local-services.js';
+import { FERRETDB_BIN, freePort } from '../helpers/services.js';
 import { testContext } from '../helpers/hooks.js';
+import { connectQuickly } from './ferretdb/server.js';
+import { stopLeftCluster } from './postgres-cluster.js';
+
+const run = promisify(execFile);
 
 describe('local services for npm start', () => {
   let dir: string;
@@ -64,5 +72,99 @@ describe('local services for npm start', () => {
   it('startRedisServer rejects when the program is missing', async () => {
     const error = await startRedisServer(await freePort(), join(dir, 'redis'), 'no-such-redis-server').catch((err: Error) => err);
     expect(error).to.be.instanceOf(Error).with.property('message', 'redis-server: spawn no-such-redis-server ENOENT');
+  });
+});
+
+describe('local services for npm start: the MongoDB stand-in on a private PostgreSQL cluster', function () {
+  this.timeout(60_000);
+  const postgres = findPostgres();
+  let dir: string;
+  const running: LocalService[] = [];
+
+  before(async function () {
+    if (!postgres) this.skip();
+  });
+  beforeEach(() => {
+    // Searchable by all, so PostgreSQL (run as the postgres user when the tests run as root) reaches its cluster in it.
+    dir = mkdtempSync(join(tmpdir(), 'hc-local-pg-'));
+    chmodSync(dir, 0o755);
+  });
+  afterEach(async () => {
+    for (const service of running.splice(0)) await service.stop().catch(() => undefined);
+    await stopLeftCluster(join(dir, 'pg'));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const paths = () => ({ mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb'), postgresDir: join(dir, 'pg') });
+  /** Runs `sql` on the cluster's `ferretdb` database with psql; its unaligned, tuples-only output. */
+  const psql = async (port: number, sql: string) =>
+    (await run(join(postgres!.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'ferretdb', '-v', 'ON_ERROR_STOP=1', '-Atc', sql])).stdout.trim();
+
+  it('startEmbeddedMongo runs FerretDB on the cluster when no mongod is at hand, and its data survives a restart', async function () {
+    if (await locateMongod()) this.skip();
+    const port = await freePort();
+    const first = await startEmbeddedMongo(port, paths());
+    running.push(first);
+    expect(first.server).to.equal(`FerretDB on PostgreSQL ${postgres!.version} (stand-in; no mongod could be had)`);
+    expect(first.dataDir).to.equal(join(dir, 'pg'));
+    let connection = await connectQuickly(`mongodb://127.0.0.1:${port}/`);
+    await connection.getClient().db('hc').collection('kept').insertOne({ _id: 'a' as never, value: 1 });
+    await connection.close();
+    await running.pop()!.stop();
+    expect(await isListening(port)).to.equal(false);
+    expect(existsSync(join(dir, 'pg', 'postmaster.pid')), 'the cluster is stopped with the service').to.equal(false);
+    expect(readdirSync(join(dir, 'ferretdb')).filter((f) => f.endsWith('.sqlite')), 'nothing in SQLite').to.deep.equal([]);
+
+    running.push(await startEmbeddedMongo(port, paths()));
+    connection = await connectQuickly(`mongodb://127.0.0.1:${port}/`);
+    const kept = await connection.getClient().db('hc').collection('kept').findOne({ _id: 'a' as never });
+    await connection.close();
+    expect(kept).to.deep.equal({ _id: 'a', value: 1 });
+  });
+
+  it('startEmbeddedMongo stays on SQLite when its directory holds databases from before and no cluster exists yet', async function () {
+    if (await locateMongod()) this.skip();
+    mkdirSync(join(dir, 'ferretdb'));
+    writeFileSync(join(dir, 'ferretdb', 'hc.sqlite'), '');
+    const service = await startEmbeddedMongo(await freePort(), paths());
+    running.push(service);
+    expect(service.server).to.match(/^FerretDB on SQLite \(stand-in; no mongod could be had; .*ferretdb holds earlier data: move it aside to use PostgreSQL\)$/);
+    expect(existsSync(join(dir, 'pg'))).to.equal(false);
+  });
+
+  it('startPostgresCluster listens on 127.0.0.1 only, without a Unix socket, and lets in only the postgres role from 127.0.0.1', async () => {
+    const cluster = await startPostgresCluster(join(dir, 'pg'), postgres!);
+    running.push(cluster);
+    expect(cluster.url).to.equal(`postgres://postgres@127.0.0.1:${cluster.port}/ferretdb`);
+    expect(await psql(cluster.port, 'SHOW listen_addresses')).to.equal('127.0.0.1');
+    expect(await psql(cluster.port, 'SHOW unix_socket_directories')).to.equal('');
+    expect(await psql(cluster.port, 'SELECT type, database, user_name, address, auth_method FROM pg_hba_file_rules')).to.equal('host|{all}|{postgres}|127.0.0.1|trust');
+  });
+
+  it('startPostgresCluster stops and starts again a cluster a killed start left running', async () => {
+    const left = await startPostgresCluster(join(dir, 'pg'), postgres!);
+    const leftPid = Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const cluster = await startPostgresCluster(join(dir, 'pg'), postgres!);
+    running.push(cluster);
+    expect(await isListening(left.port)).to.equal(cluster.port === left.port);
+    expect(Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0])).to.not.equal(leftPid);
+    expect(await psql(cluster.port, 'SELECT 1')).to.equal('1');
+  });
+
+  it('as root, startPostgresCluster makes the cluster in the postgres user\'s home when that user cannot reach the directory, and finds it again', async function () {
+    if (process.getuid?.() !== 0) this.skip();
+    chmodSync(dir, 0o700);
+    const first = await startPostgresCluster(join(dir, 'pg'), postgres!);
+    running.push(first);
+    expect(lstatSync(join(dir, 'pg')).isSymbolicLink()).to.equal(true);
+    expect(first.dataDir).to.equal(readlinkSync(join(dir, 'pg')));
+    expect(first.dataDir).to.match(/\/hc-monitor-[^/]+\/pg$/);
+    await psql(first.port, 'CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)');
+    await running.pop()!.stop();
+
+    const again = await startPostgresCluster(join(dir, 'pg'), postgres!);
+    running.push(again);
+    expect(again.dataDir).to.equal(first.dataDir);
+    expect(await psql(again.port, 'SELECT n FROM kept')).to.equal('7');
   });
 });
