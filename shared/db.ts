@@ -1,6 +1,7 @@
 /**
  * MongoDB connection through Mongoose. Works with MongoDB, mongodb-memory-server
- * and FerretDB: no transactions and no FerretDB-only behaviour are relied on.
+ * and MongoDB-compatible servers: no transactions and no server-specific
+ * behaviour are relied on.
  */
 import mongoose from 'mongoose';
 import { config } from './config.js';
@@ -37,7 +38,7 @@ export async function disconnectDb(): Promise<void> {
 export async function isDbReachable(): Promise<boolean> {
   try {
     await mongoose.connection.db?.admin().ping();
-    return mongoose.connection.readyState === 1;
+    return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
   } catch {
     return false;
   }

@@ -52,7 +52,8 @@ export interface CheckInput {
  * number type reports differently. Booleans stay "too small" even when tests
  * lower the floor to 1 s.
  */
-const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
+// Joi.extend is typed `any`: the type says what this extension adds.
+const withSeconds = Joi.extend({
   type: 'seconds',
   base: Joi.any(),
   validate(value: unknown, helpers: Joi.CustomHelpers) {
@@ -64,7 +65,7 @@ const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
     if (value > MAX_PERIOD_SECONDS) return { value, errors: helpers.error('seconds.max') };
     return { value };
   },
-});
+}) as Joi.Root & { seconds(): Joi.AnySchema };
 
 /** A rule: at most `limit` Unicode code points, not UTF-16 units (behaviour.md §3.7 rule 5). */
 function maxChars(limit: number): Joi.CustomValidator<string> {

@@ -25,6 +25,6 @@ const EDGE_RE = /^[-_]+|[-_]+$/g;
  * @returns The slug, for example `database-backup-prod`; `""` when nothing is left.
  */
 export function slugify(name: string): string {
-  const ascii = name.normalize('NFKD').replace(/[^\x00-\x7f]/g, '');
+  const ascii = name.normalize('NFKD').replace(/\P{ASCII}/gu, '');
   return ascii.toLowerCase().replace(DROPPED_RE, '').replace(SEPARATOR_RE, '-').replace(EDGE_RE, '');
 }

@@ -1,8 +1,8 @@
 /**
- * Phone messages through a Twilio-compatible HTTP API (`POST
- * /2010-04-01/Accounts/<account>/Messages.json`, form-encoded, basic auth):
- * `sms`, `whatsapp` (addresses prefixed `whatsapp:`) and `signal` (prefixed
- * `signal:`, for gateways that speak the same API). Account, auth token and
+ * Phone messages through a Twilio-compatible HTTP API
+ * (`POST /2010-04-01/Accounts/<account>/Messages.json`, form-encoded, basic
+ * auth): `sms`, `whatsapp` (addresses prefixed `whatsapp:`) and `signal`
+ * (prefixed `signal:`, for gateways that speak the same API). Account, auth token and
  * sender come from the channel's settings, else from config.
  */
 import Joi from 'joi';
