@@ -42,7 +42,32 @@ export interface NotifyConfig {
 
 const httpUrl = Joi.string().uri({ scheme: ['http', 'https'] });
 
-/** Joi keys of the alert settings, merged into the environment schema. */
+/** The alert settings' variables as the environment schema returns them: converted, defaults applied. */
+export interface NotifyEnv {
+  readonly SMTP_URL: string;
+  readonly DEFAULT_FROM_EMAIL: string;
+  readonly NOTIFY_TIMEOUT_MS: number;
+  readonly NOTIFY_ATTEMPTS: number;
+  readonly NOTIFY_BACKOFF_MS: number;
+  readonly NOTIFY_CONCURRENCY: number;
+  readonly INTEGRATIONS_ALLOW_PRIVATE_IPS: boolean;
+  readonly TELEGRAM_API_URL: string;
+  readonly TELEGRAM_TOKEN: string;
+  readonly PUSHOVER_API_URL: string;
+  readonly PUSHOVER_API_TOKEN: string;
+  readonly PAGERDUTY_API_URL: string;
+  readonly OPSGENIE_API_URL: string;
+  readonly OPSGENIE_EU_API_URL: string;
+  readonly NTFY_URL: string;
+  readonly MATRIX_HOMESERVER: string;
+  readonly MATRIX_ACCESS_TOKEN: string;
+  readonly TWILIO_API_URL: string;
+  readonly TWILIO_ACCOUNT: string;
+  readonly TWILIO_AUTH: string;
+  readonly TWILIO_FROM: string;
+}
+
+/** Joi keys of the alert settings ({@link NotifyEnv}), merged into the environment schema. */
 export const notifySchemaKeys = {
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).default('smtp://127.0.0.1:25'),
   DEFAULT_FROM_EMAIL: Joi.string().email({ tlds: false }).default('alerts@localhost'),
@@ -72,7 +97,7 @@ function trimSlash(url: string): string {
 }
 
 /** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash. */
-export function notifyConfigOf(value: Record<string, any>, baseUrl: string): NotifyConfig {
+export function notifyConfigOf(value: NotifyEnv, baseUrl: string): NotifyConfig {
   return {
     smtpUrl: value.SMTP_URL,
     fromEmail: value.DEFAULT_FROM_EMAIL,

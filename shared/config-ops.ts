@@ -26,7 +26,19 @@ export interface OpsConfig {
 /** A path of letters, digits and `-._~/`, starting with `/`. */
 const METRICS_PATH_RE = /^\/[-A-Za-z0-9._~/]*$/;
 
-/** Joi keys of the operations settings, merged into the environment schema of `shared/config.ts`. */
+/** The operations settings' variables as the environment schema returns them: converted, defaults applied. */
+export interface OpsEnv {
+  readonly PROMETHEUS_ENABLED: boolean;
+  readonly METRICS_PATH: string;
+  readonly METRICS_TOKEN: string;
+  readonly ADMIN_USER: string;
+  readonly ADMIN_PASSWORD: string;
+  /** No default: unset, no worker metrics listener. */
+  readonly WORKER_METRICS_PORT?: number;
+  readonly WORKER_METRICS_HOST: string;
+}
+
+/** Joi keys of the operations settings ({@link OpsEnv}), merged into the environment schema of `shared/config.ts`. */
 export const opsSchemaKeys = {
   PROMETHEUS_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
   METRICS_PATH: Joi.string().pattern(METRICS_PATH_RE).default('/metrics'),
@@ -42,15 +54,15 @@ export const opsSchemaKeys = {
  * @throws Error when only one of ADMIN_USER and ADMIN_PASSWORD is set, or when WORKER_METRICS_PORT is set with
  *   neither credential (the listener would be open to anyone).
  */
-export function opsConfigOf(value: Record<string, any>): OpsConfig {
-  const user: string = value.ADMIN_USER;
-  const password: string = value.ADMIN_PASSWORD;
+export function opsConfigOf(value: OpsEnv): OpsConfig {
+  const user = value.ADMIN_USER;
+  const password = value.ADMIN_PASSWORD;
   if ((user === '') !== (password === '')) {
     throw new Error('bad configuration: ADMIN_USER and ADMIN_PASSWORD must be set together');
   }
   const admin = user === '' ? null : Object.freeze({ user, password });
-  const metricsToken = value.METRICS_TOKEN === '' ? null : (value.METRICS_TOKEN as string);
-  const workerMetricsPort = (value.WORKER_METRICS_PORT as number | undefined) ?? null;
+  const metricsToken = value.METRICS_TOKEN === '' ? null : value.METRICS_TOKEN;
+  const workerMetricsPort = value.WORKER_METRICS_PORT ?? null;
   if (workerMetricsPort !== null && admin === null && metricsToken === null) {
     throw new Error('bad configuration: WORKER_METRICS_PORT needs METRICS_TOKEN or ADMIN_USER and ADMIN_PASSWORD');
   }

@@ -1,7 +1,7 @@
 /** Typed configuration: the only reader of `process.env`, validated with Joi; a bad value stops the boot. */
 import Joi from 'joi';
-import { notifyConfigOf, notifySchemaKeys, type NotifyConfig } from './config-notify.js';
-import { opsConfigOf, opsSchemaKeys, type OpsConfig } from './config-ops.js';
+import { notifyConfigOf, notifySchemaKeys, type NotifyConfig, type NotifyEnv } from './config-notify.js';
+import { opsConfigOf, opsSchemaKeys, type OpsConfig, type OpsEnv } from './config-ops.js';
 
 export type { NotifyConfig } from './config-notify.js';
 
@@ -77,8 +77,42 @@ export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 /** SECRET_KEY when unset outside production; refused in production. */
 export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
 
+/**
+ * The environment as the schema below returns it: converted, defaults applied
+ * (optional: the variables without a default).
+ */
+interface Env extends NotifyEnv, OpsEnv {
+  readonly NODE_ENV: string;
+  readonly PORT: number;
+  readonly BASE_URL?: string;
+  readonly MONGODB_URI?: string;
+  readonly REDIS_URL?: string;
+  readonly TRUST_PROXY: boolean;
+  readonly LOG_LEVEL: string;
+  readonly SECRET_KEY: string;
+  readonly SITE_NAME: string;
+  readonly PING_BODY_LIMIT: number;
+  readonly PING_BODY_READ_CAP: number;
+  readonly DEFAULT_PING_LOG_LIMIT: number;
+  readonly DEFAULT_CHECK_LIMIT: number;
+  readonly TEST_MIN_PERIOD_SECONDS?: number;
+  readonly CONNECT_TIMEOUT_MS: number;
+  readonly SWEEP_INTERVAL_MS: number;
+  readonly DEADLINE_CONCURRENCY: number;
+  readonly PING_TIMEOUT_MS: number;
+  readonly PING_ACK_MS: number;
+  readonly PING_ACK_BACKLOG: number;
+  readonly PING_JOURNAL_LEASE_MS: number;
+  readonly JOB_LOCK_MS: number;
+  readonly QUEUE_PREFIX: string;
+  readonly TEST_CRASH_AT?: string;
+  readonly SMTP_PORT: number;
+  readonly SMTP_HOST: string;
+  readonly PING_EMAIL_DOMAIN?: string;
+  readonly SMTP_MAX_MESSAGE_BYTES: number;
+}
 
-const schema = Joi.object({
+const schema = Joi.object<Env>({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(8000),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -131,10 +165,11 @@ const schema = Joi.object({
  * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
-  const { value, error } = schema.validate(env, { abortEarly: true });
-  if (error) throw new Error(`bad configuration: ${error.message}`);
-  const port: number = value.PORT;
-  const baseUrl: string = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const result = schema.validate(env, { abortEarly: true });
+  if (result.error) throw new Error(`bad configuration: ${result.error.message}`);
+  const { value } = result;
+  const port = value.PORT;
+  const baseUrl = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port,

@@ -1,4 +1,4 @@
-/** MongoDB through Mongoose; also FerretDB: no transactions or FerretDB-only behaviour relied on. */
+/** MongoDB through Mongoose; no transactions and no server-specific behaviour relied on. */
 import mongoose from 'mongoose';
 import { config } from './config.js';
 import { describeMongoUri, reasonOf, UnreachableError } from './unreachable.js';
@@ -31,7 +31,7 @@ export async function disconnectDb(): Promise<void> {
 export async function isDbReachable(): Promise<boolean> {
   try {
     await mongoose.connection.db?.admin().ping();
-    return mongoose.connection.readyState === 1;
+    return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
   } catch {
     return false;
   }

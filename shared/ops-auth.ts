@@ -25,7 +25,7 @@ export function sameSecret(given: string, expected: string): boolean {
 export function basicCredentialOf(header: string | undefined): AdminCredential | null {
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header ?? '');
   if (!match) return null;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

@@ -21,9 +21,9 @@ function summary(channel: ChannelDoc): { id: string; name: string; kind: string 
 /**
  * Adds the channel commands:
  * - `channel create --project ID --kind KIND --name NAME --value VALUE` prints `{"id", "name", "kind"}`;
- * - `channel list --project ID` prints ONE JSON array of `{"id", "name", "kind", "value", "disabled",
- *   "last_error", "last_notify"}`, oldest first (`last_error` is `""` when the last delivery worked or
- *   none ran; `last_notify` is an ISO time or null);
+ * - `channel list --project ID` prints ONE JSON array of
+ *   `{"id", "name", "kind", "value", "disabled", "last_error", "last_notify"}`, oldest first
+ *   (`last_error` is `""` when the last delivery worked or none ran; `last_notify` is an ISO time or null);
  * - `channel delete --id ID` prints the deleted channel's `{"id", "name", "kind"}` and
  *   unassigns it from the project's checks.
  *

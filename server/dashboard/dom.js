@@ -103,7 +103,7 @@ export function refreshTimes(root, words) {
  */
 export async function copyText(button, text, announce) {
   button.dataset.label ??= button.textContent;
-  let copied = false;
+  let copied;
   try {
     await navigator.clipboard.writeText(text);
     copied = true;

@@ -25,7 +25,8 @@ const KEY_LENGTH = 32;
 function keyOf(req: Request): string | undefined {
   const header = req.get('x-api-key');
   if (header !== undefined) return header;
-  if (req.method === 'POST' && req.body && 'api_key' in req.body) return String(req.body.api_key);
+  const body: unknown = req.body;
+  if (req.method === 'POST' && typeof body === 'object' && body !== null && 'api_key' in body) return String(body.api_key);
   return undefined;
 }
 

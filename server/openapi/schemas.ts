@@ -7,7 +7,7 @@
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: { [key: string]: Json }): Json => ({ ...schema, type: [schema.type as string, 'null'] });
+const nullable = (schema: { [key: string]: Json }): Json => ({ ...schema, type: [schema.type, 'null'] });
 
 /** Canonical lowercase UUID (behaviour.md §3.1 rule 3). */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';

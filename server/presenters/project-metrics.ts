@@ -22,7 +22,7 @@ function tagsOf(tags: string): string[] {
 /** Orders strings by code point, as Python's `sorted` does (UTF-16 order differs above U+FFFF). */
 function byCodePoint(a: string, b: string): number {
   const [x, y] = [Array.from(a, (c) => c.codePointAt(0)!), Array.from(b, (c) => c.codePointAt(0)!)];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
 }
 

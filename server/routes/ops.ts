@@ -32,7 +32,8 @@ export function opsRouter(ops: OpsConfig, queues: Queues): Router {
       queues: Object.values(queues).map((queue: Queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
-    router.use(QUEUE_DASHBOARD_PATH, requireOperator(secrets, false), board.getRouter());
+    // @bull-board/express types getRouter() as `any`; it is an express Router.
+    router.use(QUEUE_DASHBOARD_PATH, requireOperator(secrets, false), board.getRouter() as Router);
   }
   return router;
 }

@@ -47,7 +47,8 @@ export interface CheckInput {
  * `timeout`/`grace`: an integral JSON number in [minPeriodSeconds, 31536000]. Not `Joi.number()`: booleans must read
  * "too small" (the reference takes them as 1 and 0) and huge numbers "too large" (behaviour.md §3.7 rule 2).
  */
-const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
+// Joi.extend is typed `any`: the type says what this extension adds.
+const withSeconds = Joi.extend({
   type: 'seconds',
   base: Joi.any(),
   validate(value: unknown, helpers: Joi.CustomHelpers) {
@@ -59,7 +60,7 @@ const withSeconds: Joi.Root & { seconds(): Joi.AnySchema } = Joi.extend({
     if (value > MAX_PERIOD_SECONDS) return { value, errors: helpers.error('seconds.max') };
     return { value };
   },
-});
+}) as Joi.Root & { seconds(): Joi.AnySchema };
 
 /** A rule: at most `limit` Unicode code points, not UTF-16 units (behaviour.md §3.7 rule 5). */
 function maxChars(limit: number): Joi.CustomValidator<string> {

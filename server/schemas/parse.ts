@@ -28,20 +28,20 @@ export const VALIDATION_PREFIX = 'json validation error: ';
  * @throws AppError(400) `json validation error: <field> <problem>`.
  */
 export function parseBody<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
-  const { value, error } = schema.validate(body, {
+  const result = schema.validate(body, {
     abortEarly: true,
     convert: false,
     allowUnknown: true,
     errors: { wrap: { label: false } },
     messages: MESSAGES,
   });
-  if (error) throw new AppError(400, VALIDATION_PREFIX + error.details[0].message);
-  return value;
+  if (result.error) throw new AppError(400, VALIDATION_PREFIX + result.error.details[0].message);
+  return result.value;
 }
 
 /** Validates `req.query`, converting strings where the schema says so. @throws `bad` when any parameter is invalid. */
 export function parseQuery<T>(schema: Joi.ObjectSchema<T>, query: unknown, bad: AppError): T {
-  const { value, error } = schema.validate(query, { convert: true, allowUnknown: true, stripUnknown: true });
-  if (error) throw bad;
-  return value;
+  const result = schema.validate(query, { convert: true, allowUnknown: true, stripUnknown: true });
+  if (result.error) throw bad;
+  return result.value;
 }

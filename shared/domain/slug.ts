@@ -9,6 +9,6 @@ const EDGE_RE = /^[-_]+|[-_]+$/g;
 
 /** Django's `slugify` without `allow_unicode`: `Database Backup! (prod)` → `database-backup-prod`; may be `""`. */
 export function slugify(name: string): string {
-  const ascii = name.normalize('NFKD').replace(/[^\x00-\x7f]/g, '');
+  const ascii = name.normalize('NFKD').replace(/\P{ASCII}/gu, '');
   return ascii.toLowerCase().replace(DROPPED_RE, '').replace(SEPARATOR_RE, '-').replace(EDGE_RE, '');
 }

@@ -58,7 +58,7 @@ const publicLookup: LookupFunction = (hostname, options, callback) => {
     if (!first) {
       const refused = addresses[0];
       const error = refused ? new PrivateTargetError(refused.address, addressRange(refused.address)) : new Error(`no address for ${hostname}`);
-      return callback(error as NodeJS.ErrnoException, '', 0);
+      return callback(error, '', 0);
     }
     if (options.all) return (callback as (e: null, a: typeof allowed) => void)(null, allowed);
     callback(null, first.address, first.family);

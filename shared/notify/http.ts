@@ -75,7 +75,7 @@ export async function callProvider(req: ProviderRequest, ctx: RequestContext): P
     if (dispatcher) assertPublicLiteral(target.url);
     const headers = headersOf(req, type, target.authorization);
     // No redirect is followed: a 3xx is a refusal like any other non-2xx answer.
-    res = await request(target.url, { method: (req.method ?? 'POST') as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+    res = await request(target.url, { method: req.method ?? 'POST', headers, body, signal, dispatcher });
   } catch (err) {
     const refused = err instanceof PrivateTargetError ? err : (err as { cause?: unknown }).cause;
     if (refused instanceof PrivateTargetError) throw new DeliveryError(refused.message, false);

@@ -78,9 +78,9 @@ const parsedSettings = new LRUCache<string, object & CommonSettings>({ max: 10_0
 function validateSettings(kind: string, value: string): object & CommonSettings {
   const provider = providerOf(kind);
   if (value.trim() === '') throw new AppError(400, 'channel value is empty');
-  const { value: settings, error } = provider.schema.keys(common).validate(rawSettings(provider, value), { convert: false });
-  if (error) throw new AppError(400, `invalid channel value: ${error.message}`);
-  return settings as object & CommonSettings;
+  const result = provider.schema.keys(common).validate(rawSettings(provider, value), { convert: false });
+  if (result.error) throw new AppError(400, `invalid channel value: ${result.error.message}`);
+  return result.value as object & CommonSettings;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function storedPings(checkId: string): Promise<PingDoc[]> {
 export async function onlyPing(checkId: string): Promise<PingDoc> {
   const pings = await storedPings(checkId);
   if (pings.length !== 1) throw new Error(`expected one ping, found ${pings.length}`);
-  return pings[0]!;
+  return pings[0];
 }
 
 /** A stored body as a Buffer (lean reads give a BSON Binary), or null. */

@@ -71,7 +71,7 @@ export async function waitForOutput(child: Child, text: string, timeoutMs = 10_0
       return child.output().includes(text);
     }, timeoutMs);
   } catch (err) {
-    throw new Error(`${String(err)}; output:\n${child.output()}`);
+    throw new Error(`${String(err)}; output:\n${child.output()}`, { cause: err });
   }
 }
 

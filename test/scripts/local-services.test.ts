@@ -34,7 +34,7 @@ describe('local services for npm start', () => {
     const port = await freePort();
     const service = await startRedisServer(port, join(dir, 'redis'));
     const client = new Redis(port, '127.0.0.1');
-    const configDir = (await client.config('GET', 'dir')) as string[];
+    const configDir = (await client.config('GET', 'dir'));
     client.disconnect();
     await service.stop();
     expect(configDir[1]).to.equal(join(dir, 'redis'));
@@ -45,7 +45,7 @@ describe('local services for npm start', () => {
     const port = await freePort();
     const service = await startRedisServer(port, join(dir, 'redis'));
     const client = new Redis(port, '127.0.0.1');
-    const settings = await Promise.all(['appendonly', 'appendfsync', 'maxmemory-policy', 'hz'].map(async (name) => ((await client.config('GET', name)) as string[])[1]));
+    const settings = await Promise.all(['appendonly', 'appendfsync', 'maxmemory-policy', 'hz'].map(async (name) => ((await client.config('GET', name)))[1]));
     client.disconnect();
     await service.stop();
     expect(settings).to.deep.equal(['yes', 'everysec', 'noeviction', '100']);

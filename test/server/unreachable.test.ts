@@ -27,7 +27,7 @@ describe('an unreachable MongoDB or Redis is one line, not a stack trace per ret
     for (const child of children) {
       const lines = linesOf(child);
       expect(lines).to.have.lengthOf(1);
-      expect(JSON.parse(lines[0]!).err.message).to.equal(`cannot reach Redis at 127.0.0.1:${port}/3: connect ECONNREFUSED 127.0.0.1:${port} (after 1000 ms)`);
+      expect(JSON.parse(lines[0]).err.message).to.equal(`cannot reach Redis at 127.0.0.1:${port}/3: connect ECONNREFUSED 127.0.0.1:${port} (after 1000 ms)`);
     }
   });
 
@@ -39,7 +39,7 @@ describe('an unreachable MongoDB or Redis is one line, not a stack trace per ret
     for (const child of children) {
       const lines = linesOf(child);
       expect(lines).to.have.lengthOf(1);
-      expect(JSON.parse(lines[0]!).err.message).to.equal(`cannot reach MongoDB at 127.0.0.1:${port}/hc_prod: connect ECONNREFUSED 127.0.0.1:${port}`);
+      expect(JSON.parse(lines[0]).err.message).to.equal(`cannot reach MongoDB at 127.0.0.1:${port}/hc_prod: connect ECONNREFUSED 127.0.0.1:${port}`);
       expect(child.output()).to.not.include('hunter2');
     }
   });

@@ -40,7 +40,8 @@ export const email: Provider<EmailSettings> = {
       socketTimeout: timeoutMs,
     });
     const aborted = new Promise<never>((_resolve, reject) => {
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      // deliver() aborts the signal with the DeliveryError of the attempt's timeout.
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
     });
     const text = textOf(alert);
     const sending = transport.sendMail({

@@ -56,7 +56,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     await postgres!.psql('SELECT pg_stat_reset()');
     for (let i = 0; i < 10; i++) {
       expect(await checks.find({ projectId, slug: 'c7' }).toArray()).to.have.length(1);
-      expect(await checks.findOne({ _id: docs[i]!._id })).to.have.property('slug', `c${i}`);
+      expect(await checks.findOne({ _id: docs[i]._id })).to.have.property('slug', `c${i}`);
     }
     const scans = await waitFor('index scans in the statistics', async () => {
       const used = [...(await indexScans(table))].filter(([, n]) => n >= 10).map(([name]) => name);

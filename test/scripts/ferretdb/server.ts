@@ -48,7 +48,7 @@ export async function startFerret(dataDir: string, postgresqlUrl?: string, optio
     }, 15_000);
   } catch (err) {
     await kill();
-    throw new Error(`${String(err)}; output:\n${output}`);
+    throw new Error(`${String(err)}; output:\n${output}`, { cause: err });
   }
   return { port, uri: `mongodb://127.0.0.1:${port}/`, process: child, output: () => output, kill };
 }

@@ -41,7 +41,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
 export function jsonOf(result: CliResult): unknown {
   const lines = result.stdout.split('\n').filter((l) => l !== '');
   if (lines.length !== 1) throw new Error(`expected one line on stdout, got ${lines.length}: ${result.stdout}`);
-  return JSON.parse(lines[0] as string);
+  return JSON.parse(lines[0]);
 }
 
 /** The first line of every run: which database hc-admin uses. */

@@ -40,7 +40,7 @@ export class ApiValidator {
   private operation(method: string, template: string): Operation {
     const operation = this.doc.paths[template]?.[method.toLowerCase()];
     expect(operation, `${method} ${template} is documented`).to.not.equal(undefined);
-    return operation!;
+    return operation;
   }
 
   private validate(schemaPointer: string, value: unknown, what: string): void {
@@ -68,16 +68,16 @@ export class ApiValidator {
     const status = String(res.status);
     const declared = this.operation(method, template).responses[status];
     expect(declared, `${method} ${template} documents ${status}`).to.not.equal(undefined);
-    const base = '$ref' in declared!
+    const base = '$ref' in declared
       ? `/components/responses/${declared.$ref.split('/').pop()}`
       : `/paths/${pointer(template)}/${method.toLowerCase()}/responses/${status}`;
-    const spec = '$ref' in declared! ? this.doc.components.responses[declared.$ref.split('/').pop()!]! : declared!;
+    const spec = '$ref' in declared ? this.doc.components.responses[declared.$ref.split('/').pop()!] : declared;
     if (res.status < 300) this.exercised.add(`${method.toUpperCase()} ${template}`);
     if (!spec.content) {
       expect(res.text ?? '', `${method} ${template} ${status} has no body`).to.equal('');
       return;
     }
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!;
+    const type = String(res.headers['content-type'] ?? '').split(';')[0];
     expect(Object.keys(spec.content), `${method} ${template} ${status} content type`).to.include(type);
     if (type === 'application/json') this.validate(`${base}/content/application~1json/schema`, res.body, `${method} ${template} ${status}`);
   }

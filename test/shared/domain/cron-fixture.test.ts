@@ -92,7 +92,7 @@ describe(`cron engine against cronsim ${fixture.cronsim} (test/fixtures/cron-cro
 
   it('answers after the last ping where cronsim answers the first pass of a repeated wall hour (§2.4 rule 6)', () => {
     const repeated = valid.filter((c) => typeof c.next![0] === 'object' && c.next![0] !== null);
-    expect(repeated).to.not.be.empty;
+    expect(repeated).to.not.have.lengthOf(0);
     for (const c of repeated) {
       const step = c.next![0] as { cronsim: string; after: string };
       expect([step.cronsim <= c.start!, ours(c, new Date(c.start!))]).to.deep.equal([true, step.after]);

@@ -42,7 +42,7 @@ describe('shared/notify/http callProvider', () => {
     url.pathname = '/hook';
     await callProvider({ url: url.toString(), json: {} }, attempt(5000));
     const [received] = receiver.requests;
-    expect([received!.url, received!.headers.authorization]).to.deep.equal(['/hook', `Basic ${Buffer.from('hook user:p@ss:word').toString('base64')}`]);
+    expect([received.url, received.headers.authorization]).to.deep.equal(['/hook', `Basic ${Buffer.from('hook user:p@ss:word').toString('base64')}`]);
   });
 
   it('retries a 500 and keeps its status and body in the error', async () => {

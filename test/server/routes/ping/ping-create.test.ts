@@ -108,6 +108,6 @@ describe('ANY /ping/<ping_key>/<slug>?create=1 (auto-provisioning)', () => {
     expect(results.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 200, 200, 201]);
     const checks = await Check.find({ slug: 'nightly' }).lean();
     expect(checks).to.have.length(1);
-    expect((await storedPings(checks[0]!._id)).map((p) => p.n)).to.deep.equal([1, 2, 3, 4, 5, 6]);
+    expect((await storedPings(checks[0]._id)).map((p) => p.n)).to.deep.equal([1, 2, 3, 4, 5, 6]);
   });
 });

@@ -21,8 +21,8 @@ describe('Pinging API state transitions (§2.5)', () => {
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
     expect(flip).to.include({ oldStatus: 'new', newStatus: 'up', reason: '' });
-    expect(flip!.created).to.deep.equal(T0);
-    expect(flip!.processed).to.deep.equal(T0);
+    expect(flip.created).to.deep.equal(T0);
+    expect(flip.processed).to.deep.equal(T0);
   });
 
   it('row 3: up whose live status is already down + success → up, no flip, last_ping = now', async () => {
@@ -40,10 +40,10 @@ describe('Pinging API state transitions (§2.5)', () => {
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
     expect(flip).to.include({ oldStatus: 'down', newStatus: 'up', reason: '' });
-    expect(flip!.processed).to.deep.equal(T0);
-    const notifications = await Notification.find({ flipId: String(flip!._id) }).lean();
+    expect(flip.processed).to.deep.equal(T0);
+    const notifications = await Notification.find({ flipId: String(flip._id) }).lean();
     expect(notifications.map((n) => [n.channelId, n.status, n.state])).to.deep.equal([[channel._id, 'up', 'pending']]);
-    expect(await testContext().queues.notify.getJob(notifyJobId(String(flip!._id), channel._id))).to.not.equal(undefined);
+    expect(await testContext().queues.notify.getJob(notifyJobId(String(flip._id), channel._id))).to.not.equal(undefined);
     expect((await storedCheck(check._id)).status).to.equal('up');
   });
 
@@ -52,7 +52,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
     expect(flip).to.include({ oldStatus: 'paused', newStatus: 'up' });
-    expect(flip!.processed).to.deep.equal(T0);
+    expect(flip.processed).to.deep.equal(T0);
     expect((await storedCheck(check._id)).status).to.equal('up');
   });
 
@@ -66,7 +66,7 @@ describe('Pinging API state transitions (§2.5)', () => {
       expect(stored.lastPing).to.deep.equal(T0);
       const flips = await storedFlips(check._id);
       expect(flips.map((f) => [f.oldStatus, f.newStatus, f.reason, f.processed])).to.deep.equal([[from, 'down', 'fail', T0]]);
-      expect(await Notification.countDocuments({ flipId: String(flips[0]!._id), channelId: channel._id, status: 'down' })).to.equal(1);
+      expect(await Notification.countDocuments({ flipId: String(flips[0]._id), channelId: channel._id, status: 'down' })).to.equal(1);
     });
   }
 
@@ -74,7 +74,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     const check = await buildCheck(project, { status: 'down', lastPing: earlier });
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
-    expect(flip!.processed).to.deep.equal(T0);
+    expect(flip.processed).to.deep.equal(T0);
     expect(await Notification.countDocuments({ checkId: check._id })).to.equal(0);
     expect(await testContext().queues.notify.count()).to.equal(0);
   });
