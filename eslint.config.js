@@ -27,37 +27,6 @@ import tsdoc from 'eslint-plugin-tsdoc';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// The event-path files another change is rewriting (issue "Event path v3"): until it lands, ESLint, the
-// cycle check and the FerretDB check of scripts/lint.sh skip them. `npm run lint:pending` (LINT_PENDING=1)
-// checks them too. Empty this list once that change has landed with them at zero findings.
-export const PENDING_EVENT_PATH = [
-  'shared/services/**',
-  'shared/queues/**',
-  'shared/bulk.ts',
-  'shared/crash.ts',
-  'shared/models/check.ts',
-  'shared/domain/status.ts',
-  'shared/notify/notifications.ts',
-  'workers/**',
-  'server/routes/ping.ts',
-  'server/services/**',
-  'server/smtpd/deliver.ts',
-  'server/app.ts',
-  'server/main.ts',
-  'scripts/start.ts',
-  'scripts/bench/**',
-  'test/workers/**',
-  'test/shared/services/**',
-  'test/faults/**',
-  'test/helpers/deadlines.ts',
-  'test/helpers/flips.ts',
-  'test/helpers/factories.ts',
-];
-/** The same files as one regular expression (JavaScript and grep -E) over relative paths, for madge and grep. */
-export const PENDING_EVENT_PATH_PATTERN = `^(${PENDING_EVENT_PATH.map((glob) =>
-  (glob.endsWith('/**') ? glob.slice(0, -2) : `${glob}$`).replaceAll('.', '\\.'),
-).join('|')})`;
-
 const TS_FILES = ['{server,shared,workers,scripts,test}/**/*.ts'];
 
 // Arrows point down only: server and workers import shared, never the other way; workers do not
@@ -77,7 +46,7 @@ const domainIo = {
   patterns: [
     {
       // The modules of shared that do I/O, relative to shared/domain.
-      regex: '^\\.\\./(models|db|queues|services|notify|redis-outages|metrics|metrics-listener|logger|lifecycle|crash|bulk)(/|\\.js$)',
+      regex: '^\\.\\./(models|db|queues|services|notify|redis-outages|metrics|metrics-listener|logger|lifecycle|crash)(/|\\.js$)',
       allowTypeImports: true,
       message: 'shared/domain does no I/O: import the models (and the other I/O modules of shared) as types only.',
     },
@@ -87,7 +56,6 @@ const domainIo = {
 export default defineConfig([
   globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/', 'docs/']),
   { name: 'hc/linter-options', linterOptions: { reportUnusedDisableDirectives: 'error' } },
-  ...(process.env.LINT_PENDING || PENDING_EVENT_PATH.length === 0 ? [] : [globalIgnores(PENDING_EVENT_PATH, 'hc/pending-event-path')]),
 
   {
     name: 'hc/typescript',

@@ -289,7 +289,7 @@ export function findPostgres(major?: string): PostgresInstall | undefined {
     const match = /\(PostgreSQL\) (\d+)(?:\.(\d+))?/.exec(out);
     if (!match) continue;
     if (major !== undefined && match[1] !== major) continue;
-    return { bin, major: match[1]!, version: match[2] === undefined ? match[1]! : `${match[1]}.${match[2]}` };
+    return { bin, major: match[1], version: match[2] === undefined ? match[1] : `${match[1]}.${match[2]}` };
   }
   return undefined;
 }
@@ -321,7 +321,7 @@ function postgresUser(): PostgresUser | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const entry = (readPasswd() ?? '').split('\n').map((line) => line.split(':')).find((fields) => fields[0] === 'postgres');
   if (!entry || entry.length < 6) throw new Error('as root PostgreSQL must run as another user, and there is no user `postgres`');
-  return { uid: Number(entry[2]), gid: Number(entry[3]), home: entry[5]! };
+  return { uid: Number(entry[2]), gid: Number(entry[3]), home: entry[5] };
 }
 
 function readPasswd(): string | undefined {
@@ -388,15 +388,15 @@ export async function startPostgresCluster(dir: string, postgres: PostgresInstal
   }
   // A kill -9 of the postmaster leaves its backends running for a moment, and a new one refuses their
   // shared memory until they have gone; and a free port can be taken before the server binds it.
-  let port = 0;
+  let port = await freePort();
   for (let attempt = 1; ; attempt++) {
-    port = await freePort();
     const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', "-c unix_socket_directories=''", '-c synchronous_commit=off'];
     const started = await as('pg_ctl', ['-D', dataDir, '-l', join(dataDir, 'server.log'), '-w', '-t', '60', '-s', 'start', '-o', options.join(' ')])
       .then(() => undefined, (err: Error) => err);
     if (!started) break;
     if (attempt === 5) throw new Error(`PostgreSQL did not start in ${dataDir} (see ${join(dataDir, 'server.log')}): ${started.message.split('\n')[0]}`);
     await sleep(1_000);
+    port = await freePort();
   }
   const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   // Last resort if this process dies without a graceful shutdown: a fast shutdown.

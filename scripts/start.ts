@@ -119,7 +119,7 @@ async function ensureServices(): Promise<LocalService[]> {
       log.info({ service: service.name, url }, 'started a local service');
     } catch (err) {
       log.debug({ err, kind }, 'cannot start a local service');
-      missing.push({ kind, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
+      missing.push({ kind, reason: err instanceof Error ? err.message.split('\n')[0] : String(err) });
     }
   }
   if (missing.length === 0) {

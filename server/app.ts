@@ -10,10 +10,8 @@
  * endpoints (process metrics, `/admin/queues`) when a credential is configured,
  * and the web dashboard at `/` (its files under `/dashboard/`).
  */
-import type { PingJournal } from '../shared/pings/journal.js';
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
 import { apiRouter } from './routes/api.js';
 import { API_VERSIONS, useApiVersion } from './middleware/version.js';
 import { isPingPath, pingListener, splitUrl } from './ping/handler.js';
@@ -24,21 +22,8 @@ import { opsRouter } from './routes/ops.js';
 import { dashboardRouter } from './routes/dashboard.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
-import type { OpsConfig } from '../shared/config-ops.js';
-import type { Clock } from '../shared/clock.js';
-import type { Queues } from '../shared/queues/index.js';
+import type { AppDeps } from './deps.js';
 
-/** What the web process shares between requests. */
-export interface AppDeps {
-  clock: Clock;
-  /** Redis connection of this process (role `web`). */
-  redis: Redis;
-  queues: Queues;
-  /** Metrics and admin settings; default `config.ops` (tests pass their own). */
-  ops?: OpsConfig;
-  /** The process's ping journal (shared/services/ping-journal.ts); without one, a ping is answered once MongoDB has it. */
-  journal?: PingJournal;
-}
 
 /**
  * Builds the request listener of the web process: a request whose path is

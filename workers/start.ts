@@ -39,23 +39,25 @@ export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerF
   for (const worker of workers) {
     worker.on('failed', (job, err) => log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'));
   }
-  let sweepQueue: Queue | undefined;
-  let stopWatching: (() => Promise<void>) | undefined;
   const stopReplaying = replayJournals(deps);
-  const close = async (): Promise<void> => {
+  const stopTaking = async (): Promise<void> => {
     await stopReplaying();
-    await stopWatching?.();
     await Promise.all(workers.map((w) => w.close()));
-    await sweepQueue?.close();
   };
+  let sweepQueue: Queue;
   try {
     sweepQueue = await scheduleSweep(deps.connection, deps.settings.sweepIntervalMs);
   } catch (err) {
-    await close();
+    await stopTaking();
     throw err;
   }
   reportRedisOutages(deps.connection, log, [sweepQueue]);
-  stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
+  const stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
+  const close = async (): Promise<void> => {
+    await stopWatching();
+    await stopTaking();
+    await sweepQueue.close();
+  };
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));
   return { workers, close };
 }

@@ -112,7 +112,7 @@ async function measure(backend: Backend): Promise<LoadResult> {
       MONGODB_URI: mongoUri, REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(port), SMTP_PORT: String(smtpPort),
       SMTP_HOST: '127.0.0.1', BASE_URL: origin, LOG_LEVEL: 'warn',
     });
-    started.unshift({ name: 'npm start', stop: app.stop });
+    started.unshift({ name: 'npm start', stop: () => app.stop() });
     await waitForHttp(`${origin}/api/v3/status/`, 60_000);
     const paths = await createBenchChecks(mongoUri, opts.checks);
     return await load(origin, paths, { connections: opts.connections, durationS: opts.duration });

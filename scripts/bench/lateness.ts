@@ -22,7 +22,7 @@ const GRACE_S = 1;
 export async function inBatches<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length) await fn(items[next++]);
   });
   await Promise.all(lanes);
 }

@@ -117,7 +117,7 @@ async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promi
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? Math.round((sorted[middle - 1]! + sorted[middle]!) / 2) : sorted[Math.floor(middle)]!;
+  return Number.isInteger(middle) ? Math.round((sorted[middle - 1] + sorted[middle]) / 2) : sorted[Math.floor(middle)];
 }
 
 /** Runs `measure` `trials` times, one after another, and pools the samples' values. */
@@ -211,10 +211,10 @@ async function main(): Promise<void> {
     const paths = await createChecks(project._id, opts.checks, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date() });
     const ids = paths.map((p) => p.split('/').pop()!);
 
-    const [, hz] = (await redis.config('GET', 'hz')) as string[];
+    const [, hz] = (await redis.config('GET', 'hz'));
     out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
     let service: LoadResult | undefined;
-    if (runs('throughput')) service = await measureThroughput({ child: children[0]!, origin }, { child: children[2]!, origin: journalOrigin }, paths, ids);
+    if (runs('throughput')) service = await measureThroughput({ child: children[0], origin }, { child: children[2], origin: journalOrigin }, paths, ids);
     if (runs('lateness') || runs('alerts')) {
       out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
       out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');

@@ -24,7 +24,7 @@ export interface Child {
 export function startNode(args: string | string[], env: Record<string, string>, cpu?: number): Child {
   const argv = [process.execPath, ...(typeof args === 'string' ? [args] : args)];
   const command = cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
-  const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return {
     process: child,
     stop: async () => {
@@ -46,7 +46,7 @@ export function startNode(args: string | string[], env: Record<string, string>, 
 export function cpuMsOf(child: Child): number | undefined {
   try {
     // Fields after the command name: state is field 3, utime 14, stime 15 (man 5 proc).
-    const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
   } catch {
     return undefined;

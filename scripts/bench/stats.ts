@@ -19,6 +19,6 @@ export interface Summary {
 export function summarize(values: number[]): Summary {
   if (values.length === 0) throw new Error('empty sample');
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-  return { count: sorted.length, p50: rank(50), p99: rank(99), max: sorted[sorted.length - 1]! };
+  const rank = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { count: sorted.length, p50: rank(50), p99: rank(99), max: sorted[sorted.length - 1] };
 }

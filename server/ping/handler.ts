@@ -11,7 +11,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { parse as parseUrl } from 'node:url';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { config } from '../../shared/config.js';
 import { AppError } from '../../shared/errors.js';
 import { logger, redactPingPath } from '../../shared/logger.js';

@@ -67,7 +67,7 @@ export async function provisionCheck(
   try {
     const existing = await Check.find({ projectId: project._id, slug }).limit(2).lean<CheckDoc[]>();
     if (existing.length > 1) return 'ambiguous';
-    if (existing.length === 1) return { check: existing[0]!, created: false };
+    if (existing.length === 1) return { check: existing[0], created: false };
     if ((await Check.countDocuments({ projectId: project._id })) >= 2 * project.checkLimit) {
       return { check: null, created: false };
     }

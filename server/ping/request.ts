@@ -66,7 +66,7 @@ export function readPingBody(req: IncomingMessage, limitBytes: number, capBytes:
 function firstEntry(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined) return undefined;
-  const entry = value.split(',', 1)[0]!.trim();
+  const entry = value.split(',', 1)[0].trim();
   return entry === '' ? undefined : entry;
 }
 

@@ -163,7 +163,7 @@ async function findBySlug(
   if (!project) throw notFound();
   const checks = await Check.find({ projectId: project._id, slug: target.slug }, { _id: 1 }).limit(2).lean<{ _id: string }[]>();
   if (checks.length > 1) throw new AppError(409, 'ambiguous slug', 'text');
-  if (checks.length === 1) return { checkId: checks[0]!._id, created: false };
+  if (checks.length === 1) return { checkId: checks[0]._id, created: false };
   if (!input.create) throw notFound();
   validated(input);
   const provisioned = await provisionCheck(deps, project, target.slug);

@@ -3,7 +3,7 @@
  * case-sensitive, collections with their trailing slash (rule 2).
  */
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { checksRouter } from './checks.js';
 import { pingsRouter } from './pings.js';
 import { flipsRouter } from './flips.js';

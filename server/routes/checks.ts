@@ -3,7 +3,7 @@
  * get (by UUID or `unique_key`), update, delete, pause and resume.
  */
 import { Router, type Request } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { parseJsonBody } from '../middleware/body.js';
 import { authOf, requireKey } from '../middleware/auth.js';

@@ -1,6 +1,6 @@
 /** `GET checks/<uuid or unique_key>/flips/` (behaviour.md §3.6 List flips): a bare array (seed wins); bad query 400. */
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { requireKey } from '../middleware/auth.js';
 import { checkOf, checkPath, loadCheck } from '../middleware/check.js';

@@ -78,7 +78,7 @@ export function fieldsOf(
   const newer = NEWER_FILTER_FIELDS.some((field) => input[field] !== undefined);
   if (newer) set.legacySubject = false;
   else if (legacy) set.legacySubject = true;
-  return set as Partial<CheckDoc>;
+  return set;
 }
 
 /**
@@ -111,5 +111,5 @@ export function upsertFilter(projectId: string, input: CheckInput): QueryFilter<
     if (input[field] === undefined) return null;
     filter[UNIQUE_TO_FIELD[field]] = input[field];
   }
-  return filter as QueryFilter<CheckDoc>;
+  return filter;
 }

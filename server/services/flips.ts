@@ -6,8 +6,8 @@ import type { FlipsQuery } from '../schemas/query.js';
 const MS_PER_SECOND = 1000;
 
 /**
- * The check's changes into `up` or `down` (seed), newest first. `query`, UNIX seconds, ANDed: created ≥ `now` −
- * `seconds` (0: none), ≥ `start`, < `end`.
+ * The check's changes into `up` or `down` (seed), newest first. `query`, UNIX seconds, ANDed: created at least
+ * `now` − `seconds` (0: none), at least `start`, before `end`.
  */
 export async function listFlips(checkId: string, query: FlipsQuery, now: Date): Promise<FlipDoc[]> {
   const lower: number[] = [];

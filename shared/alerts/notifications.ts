@@ -36,7 +36,7 @@ export interface NotificationKey {
  */
 export function notificationIdOf(flipId: string, channelId: string): string {
   const hex = createHash('sha1').update(`${flipId}/${channelId}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -68,9 +68,9 @@ export async function claimNotifications(keys: readonly NotificationKey[], lease
   const claimed = await Notification.find({ _id: { $in: ids }, claimToken: token }).lean<NotificationDoc[]>();
   const byId = new Map(claimed.map((n) => [n._id, n]));
   return Promise.all(keys.map(async (key, i) => {
-    const notification = byId.get(ids[i]!);
+    const notification = byId.get(ids[i]);
     // A key given twice is claimed once: the repeat finds it `sending` (busy).
-    byId.delete(ids[i]!);
+    byId.delete(ids[i]);
     return notification ? { kind: 'claimed' as const, notification, token } : claimNotification(key, leaseMs, now);
   }));
 }

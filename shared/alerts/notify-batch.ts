@@ -54,7 +54,7 @@ export function notifyBatchers(clock: Clock, leaseMs: number): NotifyBatchers {
     ]);
     const channelById = new Map(channels.map((c) => [c._id, c]));
     const checkById = new Map(checks.map((c) => [c._id, c]));
-    return payloads.map((p, i) => ({ claim: claims[i]!, channel: channelById.get(p.channelId) ?? null, check: checkById.get(p.checkId) ?? null }));
+    return payloads.map((p, i) => ({ claim: claims[i], channel: channelById.get(p.channelId) ?? null, check: checkById.get(p.checkId) ?? null }));
   }, options);
   const delivered = new DataLoader<Delivered, void>(async (items) => {
     const recorded = await recordDeliveredMany(items);

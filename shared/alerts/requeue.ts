@@ -12,11 +12,9 @@ const REQUEUE_BATCH = 1000;
 
 /**
  * Puts back on the `notify` queue the notifications whose job was lost: still
- * `pending`, untouched for `staleMs`, or `sending` with a lease that ran out
- * `staleMs` ago (both queries use the `{state, updated}` and `{state,
- * leaseUntil}` indexes). BullMQ ignores the add while the job still exists
- * (for example waiting out its backoff); a job kept as failed although its
- * notification got no outcome is retried.
+ * `pending` and untouched for `staleMs`, or `sending` with a lease that ran out
+ * `staleMs` ago (indexed). BullMQ ignores the add while the job exists; a job
+ * kept as failed although its notification got no outcome is retried.
  *
  * @param deps - Queues, clock and `notify` settings (default `config.notify`).
  * @param staleMs - Milliseconds without progress before a notification counts as lost.

@@ -61,7 +61,7 @@ export async function changeChecks<T>(checks: readonly CheckDoc[], compute: Comp
   const applied = new Map<string, Applied<T>>();
   let pending = checks;
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt === MAX_ATTEMPTS) throw new Error(`check ${pending[0]!._id} keeps changing under its writer`);
+    if (attempt === MAX_ATTEMPTS) throw new Error(`check ${pending[0]._id} keeps changing under its writer`);
     const lost = await Promise.all(
       pending.map(async (check) => {
         const { change, result } = compute(check);

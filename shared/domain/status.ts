@@ -1,7 +1,7 @@
 /** The check state machine (behaviour.md §2): deadlines, live status, what a signal does. Pure: time is a parameter. */
 import { nextPingAt, type ScheduleSpec } from './schedule.js';
 import type { CheckDoc, StoredStatus } from '../models/check.js';
-import type { FlipReason } from '../models/flip.js';
+import type { FlipReason } from '../models/check.js';
 import type { PingKind } from '../models/ping.js';
 
 const MS_PER_SECOND = 1000;

@@ -4,11 +4,13 @@
  */
 import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
-import type { FlipReason } from './flip.js';
 import type { PingKind } from './ping.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
+
+/** Why a check flipped: `""` for a ping, `timeout` for a missed deadline, `fail` for a fail signal. */
+export type FlipReason = '' | 'timeout' | 'fail';
 
 /**
  * A flip the check owes, written in the same update as the status change that

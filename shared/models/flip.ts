@@ -3,10 +3,8 @@
  * completion of its check's outbox entry (shared/alerts/outbox.ts), after its notifications exist.
  */
 import mongoose, { Schema } from 'mongoose';
-import type { StoredStatus } from './check.js';
+import type { FlipReason, StoredStatus } from './check.js';
 
-/** Why a check flipped: `""` for a ping, `timeout` for a missed deadline, `fail` for a fail signal. */
-export type FlipReason = '' | 'timeout' | 'fail';
 
 /** A flip as stored. */
 export interface FlipDoc {

@@ -4,7 +4,7 @@
  * `delivered`; back to `pending` after a retryable error; `failed` when no attempt is left or the error is final.
  */
 import mongoose, { Schema } from 'mongoose';
-import type { FlipReason } from './flip.js';
+import type { FlipReason } from './check.js';
 
 /** Where the delivery stands. */
 export type NotificationState = 'pending' | 'sending' | 'delivered' | 'failed';

@@ -1,7 +1,7 @@
 /** What every alert provider shares: the alert, one attempt's context, and the error that says whether to retry. */
 import type Joi from 'joi';
 import type { NotifyConfig } from '../config.js';
-import type { FlipReason } from '../models/flip.js';
+import type { FlipReason } from '../models/check.js';
 
 /** The flip directions that notify (behaviour.md §6 rule 4). */
 export type AlertStatus = 'up' | 'down';

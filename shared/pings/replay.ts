@@ -71,14 +71,14 @@ export async function replayStream(deps: PingDeps, redis: Redis, stream: string,
   for (;;) {
     const rows = await redis.xrange(stream, from, '+', 'COUNT', PAGE);
     const picked = rows.flatMap(([id, fields]) => {
-      const entry = JSON.parse(fields[1]!) as JournalEntry;
+      const entry = JSON.parse(fields[1]) as JournalEntry;
       return wanted(entry) ? [{ id, entry }] : [];
     });
     await replayEntries(deps, picked.map((p) => p.entry));
     if (picked.length > 0) await redis.xdel(stream, ...picked.map((p) => p.id));
     replayed += picked.length;
     if (rows.length < PAGE) return replayed;
-    from = `(${rows[rows.length - 1]![0]}`;
+    from = `(${rows[rows.length - 1][0]}`;
   }
 }
 

@@ -67,5 +67,5 @@ export async function createProject(input: ProjectInput): Promise<NewProject> {
     checkLimit: input.checkLimit ?? config.defaultCheckLimit,
     created: new Date(),
   });
-  return { project: project.toObject() as ProjectDoc, apiKey, apiKeyReadonly, pingKey };
+  return { project: project.toObject<ProjectDoc>(), apiKey, apiKeyReadonly, pingKey };
 }

@@ -48,7 +48,7 @@ for (const target of mongoTargets()) {
 
     it(`no lost update: ${CLIENTS} clients × ${ITERATIONS} conditional updates (read, then updateOne({_id, rev}) with $set, $push; retried on no match) and $inc updates of one document`, async () => {
       type Doc = { _id: string; rev: number; log: string[]; by: Record<string, number>; n: number; incs: Record<string, number> };
-      await collection<Doc>(clients[0]!, 'revs').insertOne({ _id: 'x', rev: 0, log: [], by: {}, n: 0, incs: {} });
+      await collection<Doc>(clients[0], 'revs').insertOne({ _id: 'x', rev: 0, log: [], by: {}, n: 0, incs: {} });
       let conditional = 0;
       let retries = 0;
       const incs = new Array<number>(CLIENTS).fill(0);
@@ -65,11 +65,11 @@ for (const target of mongoTargets()) {
           conditional++;
           const inc = await docs.updateOne({ _id: 'x' }, { $inc: { n: 1, [`incs.c${c}`]: 1 } });
           expect(inc.modifiedCount).to.equal(1);
-          incs[c]!++;
+          incs[c]++;
         }
       }));
 
-      const doc = (await collection<Doc>(clients[0]!, 'revs').findOne({ _id: 'x' }))!;
+      const doc = (await collection<Doc>(clients[0], 'revs').findOne({ _id: 'x' }))!;
       expect(conditional).to.equal(CLIENTS * ITERATIONS);
       expect(doc.rev, `final rev after ${conditional} successful conditional updates (${retries} retried)`).to.equal(conditional);
       expect(doc.log).to.have.length(conditional);
@@ -83,7 +83,7 @@ for (const target of mongoTargets()) {
 
     it(`no lost update: ${CLIENTS} clients × ${ITERATIONS} findOneAndUpdate, conditional on rev and unconditional $inc, return each version once`, async () => {
       type Doc = { _id: string; rev: number; seq: number; log: string[] };
-      await collection<Doc>(clients[0]!, 'fam').insertOne({ _id: 'y', rev: 0, seq: 0, log: [] });
+      await collection<Doc>(clients[0], 'fam').insertOne({ _id: 'y', rev: 0, seq: 0, log: [] });
       const befores: number[] = [];
       const seqs: number[] = [];
       await Promise.all(clients.map(async (client, c) => {
@@ -103,7 +103,7 @@ for (const target of mongoTargets()) {
       }));
 
       const total = CLIENTS * ITERATIONS;
-      const doc = (await collection<Doc>(clients[0]!, 'fam').findOne({ _id: 'y' }))!;
+      const doc = (await collection<Doc>(clients[0], 'fam').findOne({ _id: 'y' }))!;
       expect(doc.rev).to.equal(total);
       expect(doc.log).to.have.length(total);
       expect(doc.seq).to.equal(total);
@@ -113,7 +113,7 @@ for (const target of mongoTargets()) {
 
     it('a queue claimed by concurrent findOneAndUpdate and updateOne hands each document out once, and none is left unclaimed', async () => {
       type Job = { _id: string; state: string; claims: number; by?: number };
-      const docs = collection<Job>(clients[0]!, 'queue');
+      const docs = collection<Job>(clients[0], 'queue');
       const n = 60;
       await docs.insertMany(Array.from({ length: n }, (_, i) => ({ _id: `j${String(i).padStart(3, '0')}`, state: 'ready', claims: 0 })));
       const claimed: string[] = [];
@@ -148,13 +148,13 @@ for (const target of mongoTargets()) {
         expect(results.filter((r) => r.upsertedCount === 1)).to.have.length(1);
         expect(results.filter((r) => r.modifiedCount === 1)).to.have.length(CLIENTS - 1);
       }
-      const docs = await collection<Doc>(clients[0]!, 'upserts').find().toArray();
+      const docs = await collection<Doc>(clients[0], 'upserts').find().toArray();
       expect(docs.map((d) => [d._id, d.n, d.by.length])).to.have.deep.members(keys.map((key) => [key, CLIENTS, CLIENTS]));
     });
 
     it('concurrent updateMany: each applies to every document it matches once; a document another changed so that it no longer matches is neither updated nor counted', async () => {
       type Doc = { _id: number; group: string; state: string; flips: number; n: number };
-      const docs = collection<Doc>(clients[0]!, 'many');
+      const docs = collection<Doc>(clients[0], 'many');
       const n = 40;
       await docs.insertMany(Array.from({ length: n }, (_, i) => ({ _id: i, group: 'g', state: 'a', flips: 0, n: 0 })));
       const rounds = 10;

@@ -25,7 +25,7 @@ class Random {
     return Math.floor(this.next() * n);
   }
   pick<T>(values: readonly T[]): T {
-    return values[this.int(values.length)]!;
+    return values[this.int(values.length)];
   }
   chance(p: number): boolean {
     return this.next() < p;
@@ -167,7 +167,7 @@ class Workload {
 }
 
 /** Canonical Extended JSON: distinguishes every BSON type and value. */
-const canonical = (value: unknown) => BSON.EJSON.stringify(value as Doc, { relaxed: false });
+const canonical = (value: unknown) => BSON.EJSON.stringify(value, { relaxed: false });
 const sorted = (docs: Doc[]) => docs.map(canonical).sort();
 
 /** What an operation returned, or the error code it failed with. */
@@ -204,7 +204,7 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) {
       }
       for (const [i, url] of urls.entries()) {
         dirs.push(mkdtempSync(join(tmpdir(), 'hc-ferretdb-pushdown-')));
-        servers.push(await startFerret(dirs[i]!, url, { disablePushdown: i === 1 }));
+        servers.push(await startFerret(dirs[i], url, { disablePushdown: i === 1 }));
       }
       clients = await Promise.all(servers.map((server) => new mongoose.mongo.MongoClient(server.uri, { serverSelectionTimeoutMS: 10_000 }).connect()));
     });

@@ -24,7 +24,7 @@ export interface FerretServer {
  * Starts FerretDB on a free port with its SQLite files in `dataDir` (or on the
  * PostgreSQL database `postgresqlUrl` names); waits until it listens.
  *
- * @param options.disablePushdown - FerretDB applies every filter itself, pushing none down to SQL.
+ * @param options - `disablePushdown`: FerretDB applies every filter itself, pushing none down to SQL.
  * @throws Error when the binary is missing or it does not listen within 15 s (with its output).
  */
 export async function startFerret(dataDir: string, postgresqlUrl?: string, options: { disablePushdown?: boolean } = {}): Promise<FerretServer> {

@@ -35,19 +35,19 @@ describe('notify jobs in batches (claims and delivery records shared by the jobs
 
   it('names a notification by a UUID derived from its flip and channel', async () => {
     const [flip] = await downFlips(1);
-    const id = notificationIdOf(flip!.flipId, flip!.channelId);
+    const id = notificationIdOf(flip.flipId, flip.channelId);
     expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(notificationIdOf(flip!.flipId, flip!.channelId)).to.equal(id);
-    expect(notificationIdOf(flip!.flipId, 'another')).to.not.equal(id);
-    expect(await Notification.findById(id).lean()).to.include({ flipId: flip!.flipId, state: 'pending' });
+    expect(notificationIdOf(flip.flipId, flip.channelId)).to.equal(id);
+    expect(notificationIdOf(flip.flipId, 'another')).to.not.equal(id);
+    expect(await Notification.findById(id).lean()).to.include({ flipId: flip.flipId, state: 'pending' });
   });
 
   it('claims every pending notification once, a repeated key finds it busy, a settled or missing one is done', async () => {
     const [a, b, c] = await downFlips(3);
-    await Notification.updateOne({ flipId: c!.flipId }, { $set: { state: 'delivered' } });
-    const claims = await claimNotifications([a!, b!, a!, c!, { flipId: 'none', channelId: a!.channelId }], 60_000, new Date());
+    await Notification.updateOne({ flipId: c.flipId }, { $set: { state: 'delivered' } });
+    const claims = await claimNotifications([a, b, a, c, { flipId: 'none', channelId: a.channelId }], 60_000, new Date());
     expect(claims.map((cl) => cl.kind)).to.deep.equal(['claimed', 'claimed', 'busy', 'done', 'done']);
-    const stored = await Notification.find({ flipId: { $in: [a!.flipId, b!.flipId] } }).lean<NotificationDoc[]>();
+    const stored = await Notification.find({ flipId: { $in: [a.flipId, b.flipId] } }).lean<NotificationDoc[]>();
     expect(stored.map((n) => n.state)).to.deep.equal(['sending', 'sending']);
   });
 
@@ -61,7 +61,7 @@ describe('notify jobs in batches (claims and delivery records shared by the jobs
     expect(receiver.requests).to.have.length(5);
     const stored = await Notification.find({}).lean<NotificationDoc[]>();
     expect(stored.map((n) => [n.state, n.attempts, n.claimToken])).to.deep.equal(new Array(5).fill(['delivered', 1, null]));
-    const channel = await Channel.findById(flips[0]!.channelId).lean();
+    const channel = await Channel.findById(flips[0].channelId).lean();
     expect(channel!.lastNotify).to.be.instanceOf(Date);
     expect(channel!.lastError).to.equal('');
     // Jobs run again (a retry, a requeue) find their notifications delivered: nothing is sent.

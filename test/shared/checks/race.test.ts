@@ -45,7 +45,7 @@ function random(seed: number): () => number {
 function shuffle<T>(items: T[], next: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
+    [items[i], items[j]] = [items[j], items[i]];
   }
   return items;
 }
@@ -66,10 +66,10 @@ function impliedBySequence(initial: StoredStatus, pings: readonly RacedSignal[],
     const key = `${i}:${j}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    const current = j === 0 ? initial : flips[j - 1]!.newStatus;
+    const current = j === 0 ? initial : flips[j - 1].newStatus;
     const next = flips[j];
     if (i < pings.length) {
-      const target = statusOf(pings[i]!);
+      const target = statusOf(pings[i]);
       if (target === current && reach(i + 1, j)) return true;
       const reason = pings[i] === 'fail' ? 'fail' : '';
       if (target !== current && next && next.oldStatus === current && next.newStatus === target && next.reason === reason && reach(i + 1, j + 1)) return true;
@@ -148,7 +148,7 @@ describe('one check raced by pings, a deadline, an API update and a pause', () =
         const nOf = new Map(pings.map((p) => [String(p._id), p.n]));
         for (const batch of batches) {
           const batchNs = batch.map((p) => nOf.get(String(p.meta._id))!);
-          expect(batchNs, `round ${round}: a batch's numbers`).to.deep.equal(batchNs.map((_, i) => batchNs[0]! + i));
+          expect(batchNs, `round ${round}: a batch's numbers`).to.deep.equal(batchNs.map((_, i) => batchNs[0] + i));
         }
 
         // The flips, in the order written, chain from the first status to the stored one
@@ -156,7 +156,7 @@ describe('one check raced by pings, a deadline, an API update and a pause', () =
         const flips = await Flip.find({ checkId: check._id }).sort({ _id: 1 }).lean<StoredFlip[]>();
         const chain = flips.map((f) => `${f.oldStatus}→${f.newStatus}${f.reason ? ` (${f.reason})` : ''}`).join(', ');
         flips.forEach((flip, i) => {
-          expect(flip.oldStatus, `round ${round}: flip ${i} of ${chain}`).to.equal(i === 0 ? 'up' : flips[i - 1]!.newStatus);
+          expect(flip.oldStatus, `round ${round}: flip ${i} of ${chain}`).to.equal(i === 0 ? 'up' : flips[i - 1].newStatus);
           expect(flip.newStatus, `round ${round}: flip ${i} of ${chain}`).to.not.equal(flip.oldStatus);
         });
         expect(flips.at(-1)?.newStatus ?? 'up', `round ${round}: last flip of ${chain}`).to.equal(after.status);

@@ -42,7 +42,7 @@ describe('check store (shared/checks/store.ts)', () => {
     const [read] = await readChecks([check._id]);
     await Check.deleteOne({ _id: check._id });
     // The write matches nothing, the re-read finds nothing: the check is left out.
-    expect((await changeChecks([read!], () => ({ change: { set: { name: 'x' } }, result: 1 }))).size).to.equal(0);
+    expect((await changeChecks([read], () => ({ change: { set: { name: 'x' } }, result: 1 }))).size).to.equal(0);
   });
 
   it('recomputes a change that lost to another writer, on the state that writer left', async () => {
@@ -51,7 +51,7 @@ describe('check store (shared/checks/store.ts)', () => {
     // Another writer between our read and our write.
     await changeCheck(check._id, () => ({ change: { set: { nPings: 10, name: 'other writer' } }, result: null }));
     const seen: CheckDoc[] = [];
-    const applied = await changeChecks([stale!], countingCompute(seen));
+    const applied = await changeChecks([stale], countingCompute(seen));
     expect(seen.map((c) => [c.rev, c.nPings])).to.deep.equal([[0, 5], [1, 10]]);
     expect(applied.get(check._id)?.result).to.equal(11);
     expect(applied.get(check._id)?.check).to.include({ nPings: 11, rev: 2, name: 'other writer' });
@@ -87,7 +87,7 @@ describe('check store (shared/checks/store.ts)', () => {
     expect(stored).to.include({ status: 'down', rev: 1 });
     expect(stored.outbox).to.have.length(1);
     expect(stored.outbox[0]).to.deep.include({ oldStatus: 'up', newStatus: 'down', reason: 'fail', at: entry.at, recorded: now });
-    expect(String(stored.outbox[0]!._id)).to.equal(String(entry._id));
+    expect(String(stored.outbox[0]._id)).to.equal(String(entry._id));
   });
 
   it('keeps the entries already owed when another change pushes more', async () => {
@@ -110,9 +110,9 @@ describe('check store (shared/checks/store.ts)', () => {
     await changeCheck(b._id, () => ({ change: { set: {}, owe: onB }, result: null }));
     const storedA = await storedCheck(a._id);
     // Pulled as read back (as the sweep does) and as written (as the writer does).
-    await pullOwed([{ checkId: a._id, entry: storedA.outbox[0]! }, { checkId: a._id, entry: onA[2]! }, { checkId: b._id, entry: onA[1]! }]);
-    expect(ids((await storedCheck(a._id)).outbox)).to.deep.equal([String(onA[1]!._id)]);
-    expect(ids((await storedCheck(b._id)).outbox)).to.deep.equal([String(onB[0]!._id)]);
+    await pullOwed([{ checkId: a._id, entry: storedA.outbox[0] }, { checkId: a._id, entry: onA[2] }, { checkId: b._id, entry: onA[1] }]);
+    expect(ids((await storedCheck(a._id)).outbox)).to.deep.equal([String(onA[1]._id)]);
+    expect(ids((await storedCheck(b._id)).outbox)).to.deep.equal([String(onB[0]._id)]);
     expect([(await storedCheck(a._id)).rev, (await storedCheck(b._id)).rev]).to.deep.equal([1, 1]);
     await pullOwed([]);
   });
@@ -123,8 +123,8 @@ describe('check store (shared/checks/store.ts)', () => {
     await Check.collection.insertOne(doc as never);
     expect(await Check.collection.findOne({ _id: doc._id as never })).to.not.have.property('rev');
     const [read] = await readChecks([doc._id!]);
-    expect(read!.rev).to.equal(undefined);
-    const done = await changeCheck(read!, () => ({ change: { set: { name: 'migrated' } }, result: null }));
+    expect(read.rev).to.equal(undefined);
+    const done = await changeCheck(read, () => ({ change: { set: { name: 'migrated' } }, result: null }));
     expect(done?.check.rev).to.equal(1);
     expect(await storedCheck(doc._id!)).to.include({ name: 'migrated', rev: 1 });
   });
@@ -136,7 +136,7 @@ describe('check store (shared/checks/store.ts)', () => {
     const [stale] = await readChecks([doc._id!]);
     await changeCheck(doc._id!, countingCompute([]));
     const seen: CheckDoc[] = [];
-    await changeChecks([stale!], countingCompute(seen));
+    await changeChecks([stale], countingCompute(seen));
     expect(seen.map((c) => [c.rev, c.nPings])).to.deep.equal([[undefined, 0], [1, 1]]);
     expect(await storedCheck(doc._id!)).to.include({ nPings: 2, rev: 2 });
   });

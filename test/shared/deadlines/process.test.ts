@@ -70,8 +70,8 @@ describe('applyDeadlines', () => {
     const flips = await downFlips(check._id);
     expect(flips).to.have.length(1);
     expect(flips[0]).to.include({ oldStatus: 'up', reason: 'timeout' });
-    expect(flips[0]!.processed).to.be.an.instanceOf(Date);
-    expect(flips[0]!.created.getTime()).to.equal(lastPing.getTime() + 5_000);
+    expect(flips[0].processed).to.be.an.instanceOf(Date);
+    expect(flips[0].created.getTime()).to.equal(lastPing.getTime() + 5_000);
     expect(await stored(check._id)).to.include({ status: 'down', deadline: null, rev: 1 });
   });
 
@@ -90,7 +90,7 @@ describe('applyDeadlines', () => {
     expect((await applyDeadlines(deps(), [check._id])).get(check._id)).to.equal('flipped');
     const [flip] = await downFlips(check._id);
     expect(flip).to.include({ oldStatus: 'paused', reason: 'timeout' });
-    expect(flip!.created.getTime()).to.equal(lastStart.getTime() + 5_000);
+    expect(flip.created.getTime()).to.equal(lastStart.getTime() + 5_000);
   });
 
   it('creates the notification and the notify job of the timeout flip, and empties the outbox', async () => {
@@ -98,7 +98,7 @@ describe('applyDeadlines', () => {
     const check = await buildCheck(project, { status: 'up', lastPing: secondsAgo(10), timeout: 1, grace: 1, channels: [channel._id] });
     await applyDeadlines(deps(), [check._id]);
     const [flip] = await downFlips(check._id);
-    const flipId = String(flip!._id);
+    const flipId = String(flip._id);
     expect(await Notification.countDocuments({ flipId, channelId: channel._id, status: 'down', state: 'pending' })).to.equal(1);
     const job = await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id));
     expect(job?.data).to.deep.equal({ flipId, checkId: check._id, channelId: channel._id });
@@ -114,7 +114,7 @@ describe('applyDeadlines', () => {
     expect((await applyDeadlines(deps(), [check._id])).get(check._id)).to.equal('settled');
     const flips = await downFlips(check._id);
     expect(flips.map((f) => String(f._id))).to.deep.equal([String(entry._id)]);
-    expect(flips[0]!.created).to.deep.equal(entry.at);
+    expect(flips[0].created).to.deep.equal(entry.at);
     expect(await Notification.countDocuments({ checkId: check._id, flipId: String(entry._id) })).to.equal(1);
     expect(await testContext().queues.notify.getJob(notifyJobId(String(entry._id), channel._id))).to.not.equal(undefined);
     expect((await stored(check._id)).outbox).to.deep.equal([]);
@@ -165,8 +165,8 @@ describe('deadlineWorker', () => {
     const flips = await downFlips(check._id);
     expect(flips).to.have.length(1);
     expect(flips[0]).to.include({ oldStatus: 'up', newStatus: 'down', reason: 'timeout' });
-    expect(flips[0]!.created.getTime()).to.equal(deadline?.getTime());
-    expect(flips[0]!.recorded.getTime()).to.be.at.least(flips[0]!.created.getTime());
+    expect(flips[0].created.getTime()).to.equal(deadline?.getTime());
+    expect(flips[0].recorded.getTime()).to.be.at.least(flips[0].created.getTime());
     expect((await stored(check._id)).deadline).to.equal(null);
   });
 
@@ -220,7 +220,7 @@ describe('deadlineWorker', () => {
     const flips = await downFlips(check._id);
     expect(flips).to.have.length(1);
     expect(flips[0]).to.include({ oldStatus: 'new', newStatus: 'down', reason: 'timeout' });
-    expect(flips[0]!.created.getTime()).to.equal((lastStart?.getTime() ?? 0) + 1_000);
+    expect(flips[0].created.getTime()).to.equal((lastStart?.getTime() ?? 0) + 1_000);
   });
 
   it('records no flip for a check paused before its deadline', async () => {

@@ -122,8 +122,8 @@ describe('runSweep', () => {
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 1, notifications: 0 });
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 0, notifications: 0 });
     const flips = await downFlips(check._id);
-    expect(flips.map((f) => String(f._id))).to.deep.equal([String(check.outbox[0]!._id)]);
-    const flipId = String(flips[0]!._id);
+    expect(flips.map((f) => String(f._id))).to.deep.equal([String(check.outbox[0]._id)]);
+    const flipId = String(flips[0]._id);
     expect(await Notification.countDocuments({ flipId, channelId: channel._id })).to.equal(1);
     expect(await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id))).to.not.equal(undefined);
     expect((await stored(check._id)).outbox).to.deep.equal([]);
@@ -135,14 +135,14 @@ describe('runSweep', () => {
     await Check.updateOne({ _id: check._id }, { $push: { outbox: young } });
     expect(await runSweep(deps())).to.deep.equal({ deadlines: 0, flips: 1, notifications: 0 });
     expect((await stored(check._id)).outbox.map((e) => String(e._id))).to.deep.equal([String(young._id)]);
-    expect((await downFlips(check._id)).map((f) => String(f._id))).to.deep.equal([String(check.outbox[0]!._id)]);
+    expect((await downFlips(check._id)).map((f) => String(f._id))).to.deep.equal([String(check.outbox[0]._id)]);
   });
 
   it('finishes an entry whose completion crashed before the pull: the flip and notification stay single', async () => {
     const channel = await buildChannel(project);
     const check = await owingCheck(inMs(-11_000), [channel._id]);
     const { queues } = testContext();
-    const entry = check.outbox[0]!;
+    const entry = check.outbox[0];
     await completeOwed({ queues, notify: { attempts: 1, backoffMs: 1000 } }, [{ check, entry }], new Date());
     // As if the pull had not happened: the entry is still owed.
     await Check.updateOne({ _id: check._id }, { $push: { outbox: entry } });

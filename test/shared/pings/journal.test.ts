@@ -40,7 +40,7 @@ describe('ping journal', () => {
     expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(4);
     expect((await storedPings(a._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'start'], [2, 'success'], [3, 'fail']]);
     expect((await storedPings(b._id)).map((p) => p.kind)).to.deep.equal(['fail']);
-    expect((await storedPings(a._id))[0]!.body?.toString()).to.equal('körper');
+    expect((await storedPings(a._id))[0].body?.toString()).to.equal('körper');
     expect([(await storedCheck(a._id)).status, (await storedCheck(b._id)).status]).to.deep.equal(['down', 'down']);
     const redis = testContext().redis;
     expect([await redis.exists(journal.keys.stream), await redis.scard(journalRegistry(config.queuePrefix))]).to.deep.equal([0, 0]);
@@ -74,9 +74,9 @@ describe('ping journal', () => {
     await journalOf([{ checkId: check._id, action: 'fail', meta: m }, { checkId: check._id, action: 'success' }]);
     expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
     const pings = await storedPings(check._id);
-    expect(pings.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(m._id), 1, 'fail'], [String(pings[1]!._id), 2, 'success']]);
-    expect(pings[0]!.created).to.deep.equal(counted.recentPings[0]!.created);
-    expect(bodyBytes(pings[0]!)?.toString()).to.equal('körper');
+    expect(pings.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(m._id), 1, 'fail'], [String(pings[1]._id), 2, 'success']]);
+    expect(pings[0].created).to.deep.equal(counted.recentPings[0].created);
+    expect(bodyBytes(pings[0])?.toString()).to.equal('körper');
     expect(await storedCheck(check._id)).to.include({ nPings: 2, status: 'up' });
   });
 

@@ -41,7 +41,7 @@ describe('recordPings (shared/pings/record.ts)', () => {
       const check = await buildCheck(project);
       await Check.updateOne({ _id: check._id }, { $set: { methods: 'POST' } });
       await recordPings(deps, [item(check._id, (c) => (c.methods === 'POST' ? 'ign' : 'success'))]);
-      expect((await storedPings(check._id))[0]!.kind).to.equal('ign');
+      expect((await storedPings(check._id))[0].kind).to.equal('ign');
       expect((await storedCheck(check._id)).status).to.equal('new');
     });
 
@@ -57,7 +57,7 @@ describe('recordPings (shared/pings/record.ts)', () => {
       const check = await buildCheck(project);
       const ping = item(check._id, 'success');
       await recordPings(deps, [ping]);
-      expect(String((await storedPings(check._id))[0]!._id)).to.equal(String(ping.meta._id));
+      expect(String((await storedPings(check._id))[0]._id)).to.equal(String(ping.meta._id));
       const recent = (await storedCheck(check._id)).recentPings;
       expect(recent.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(ping.meta._id), 1, 'success']]);
     });

@@ -1,0 +1,18 @@
+/** What the web process shares between requests (server/app.ts and its routes). */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.js';
+import type { OpsConfig } from '../shared/config-ops.js';
+import type { PingJournal } from '../shared/pings/journal.js';
+import type { Queues } from '../shared/queues/index.js';
+
+/** What the web process shares between requests. */
+export interface AppDeps {
+  clock: Clock;
+  /** Redis connection of this process (role `web`). */
+  redis: Redis;
+  queues: Queues;
+  /** Metrics and admin settings; default `config.ops` (tests pass their own). */
+  ops?: OpsConfig;
+  /** The process's ping journal (shared/pings/journal.ts); without one, a ping is answered once MongoDB has it. */
+  journal?: PingJournal;
+}
