@@ -33,7 +33,8 @@ export interface OutboxFlip {
 /**
  * A ping the check counted, kept until its ping document surely exists: the
  * replay of a journaled ping finds it here and stores the document instead of
- * counting the ping twice (shared/pings/replay.ts). The last {@link RECENT_PINGS}.
+ * counting the ping twice (shared/pings/replay.ts). Those of the last
+ * {@link RECENT_PINGS_MS}, at most {@link MAX_RECENT_PINGS} (all of the last write).
  */
 export interface RecentPing {
   _id: Types.ObjectId;
@@ -42,8 +43,10 @@ export interface RecentPing {
   created: Date;
 }
 
-/** How many {@link RecentPing}s a check keeps. */
-export const RECENT_PINGS = 10;
+/** How long a check keeps a {@link RecentPing}, milliseconds: well past a dead web process's lease (PING_JOURNAL_LEASE_MS). */
+export const RECENT_PINGS_MS = 60_000;
+/** Most {@link RecentPing}s a check keeps (more only when one write counts more). */
+export const MAX_RECENT_PINGS = 200;
 
 /** A check as stored; the shape domain code works on. */
 export interface CheckDoc {

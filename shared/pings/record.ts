@@ -12,7 +12,7 @@
 import DataLoader from 'dataloader';
 import type { Types } from 'mongoose';
 import { Ping, type PingDoc } from '../models/ping.js';
-import { RECENT_PINGS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
+import { MAX_RECENT_PINGS, RECENT_PINGS_MS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
 import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
 import { changeChecks, owedFlip, readChecks } from '../checks/store.js';
 import { completeOwed } from '../alerts/outbox.js';
@@ -70,7 +70,8 @@ function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { c
     counted.pings.push({ ...meta, checkId: check._id, n, created: now, kind: outcome.kind });
   }
   const recent: RecentPing[] = counted.pings.map(({ _id, n, kind, created }) => ({ _id: _id!, n, kind, created }));
-  set.recentPings = [...(check.recentPings ?? []), ...recent].slice(-RECENT_PINGS);
+  const kept = (check.recentPings ?? []).filter((p) => now.getTime() - p.created.getTime() < RECENT_PINGS_MS);
+  set.recentPings = [...kept, ...recent].slice(-Math.max(MAX_RECENT_PINGS, recent.length));
   return { change: { set: { ...set, nPings: state.nPings, deadline: deadlineOf(state) }, owe: counted.owe }, result: counted };
 }
 
@@ -93,11 +94,12 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
   const moved: DeadlineAt[] = counted.flatMap(({ check, result }) =>
     check.deadline && check.deadline.getTime() !== result.before?.getTime() ? [{ checkId: check._id, at: check.deadline }] : [],
   );
-  const pruned = counted.flatMap(({ check, result }) => (result.pings.some((p) => p.n % PRUNE_EVERY === 0) ? [check] : []));
+  // Pruned as of the last ping whose `n` is a multiple of 100, not the batch's last ping.
+  const pruned = counted.flatMap(({ check, result }) => result.pings.filter((p) => p.n % PRUNE_EVERY === 0).slice(-1).map((p) => ({ check, n: p.n })));
   await Promise.all([
     completeOwed({ queues: deps.queues, notify: config.notify }, owed, now).catch((err: unknown) => log.error({ err }, 'cannot complete flips; the sweep will')),
     scheduleDeadlines(deps.queues.deadlines, moved, now).catch((err: unknown) => log.error({ err }, 'cannot schedule deadlines; the sweep will')),
-    ...pruned.map((check) => pruneCheckHistory(check, check.nPings, now).catch((err: unknown) => log.error({ err, checkId: check._id }, 'cannot prune'))),
+    ...pruned.map(({ check, n }) => pruneCheckHistory(check, n, now).catch((err: unknown) => log.error({ err, checkId: check._id }, 'cannot prune'))),
   ]);
   const nOf = new Map(counted.flatMap(({ result }) => result.pings.map((p) => [String(p._id), p.n] as const)));
   return items.map((item) => nOf.get(String(item.meta._id)) ?? null);
