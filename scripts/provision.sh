@@ -45,6 +45,7 @@ build_ferretdb() {
   [[ $stale -eq 1 ]] || return 0
   go_bin="$(find_go)"
   [[ -n "$go_bin" ]] || fail "go is not installed; it is needed once to build FerretDB from scripts/ferretdb"
+  provision_package patch command -v patch
   say "building FerretDB into .data/bin/ferretdb (the first time downloads Go modules, about a minute)"
   mkdir -p "$DATA/bin"
   GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" >>"$LOG" 2>&1 || fail "building FerretDB failed (see .data/provision.log)"
