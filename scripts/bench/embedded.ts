@@ -28,7 +28,7 @@ import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
-import { PRUNE_EVERY } from '../../shared/services/signal.js';
+import { PRUNE_EVERY } from '../../shared/pings/record.js';
 import { createProject } from '../../shared/services/projects.js';
 import { createChecks } from './lateness.js';
 import { startNode, waitForHttp } from './processes.js';
@@ -100,7 +100,7 @@ if (await locateMongod()) {
  * Creates `count` established (up) checks in a new project, as `npm run bench`
  * does, each with its ping log full: `history` pings stored before (100 is the
  * default log a check keeps), numbered on from a different place for each check,
- * so that pings cross the every-100th prune (shared/services/signal.ts) at the
+ * so that pings cross the every-100th prune (shared/pings/record.ts) at the
  * rate they do in a deployment that has run a while. Returns their ping paths.
  */
 async function createBenchChecks(count: number, history: number): Promise<string[]> {

@@ -120,10 +120,13 @@ describe('recordPings (shared/pings/record.ts)', () => {
       expect([(await storedCheck(a._id)).status, (await storedCheck(b._id)).status]).to.deep.equal(['up', 'up']);
     });
 
-    it('keeps the last ten pings in recentPings', async () => {
+    it('keeps the pings of the last 60 s in recentPings, all of one write however many', async () => {
       const check = await buildCheck(project);
       await recordPings(deps, Array.from({ length: 12 }, () => item(check._id, 'success')));
-      expect((await storedCheck(check._id)).recentPings.map((p) => p.n)).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect((await storedCheck(check._id)).recentPings.map((p) => p.n)).to.deep.equal(Array.from({ length: 12 }, (_, i) => i + 1));
+      const later = { ...deps, clock: () => new Date(Date.now() + 61_000) };
+      await recordPings(later, [item(check._id, 'success')]);
+      expect((await storedCheck(check._id)).recentPings.map((p) => p.n)).to.deep.equal([13]);
     });
 
     it('keeps numbers consecutive when batched pings race single pings on the same check', async () => {
