@@ -47,7 +47,7 @@ export interface HeldNotification {
 }
 
 /** The fields of a notification claimed by an attempt: `sending` under `token` until `now` + `leaseMs` (milliseconds). */
-function leaseOf(token: string, leaseMs: number, now: Date): Pick<NotificationDoc, 'state' | 'claimToken' | 'leaseUntil' | 'sendingSince' | 'updated'> {
+export function leaseOf(token: string, leaseMs: number, now: Date): Pick<NotificationDoc, 'state' | 'claimToken' | 'leaseUntil' | 'sendingSince' | 'updated'> {
   return { state: 'sending', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), sendingSince: now, updated: now };
 }
 

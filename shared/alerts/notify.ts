@@ -62,7 +62,8 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     await job.moveToDelayed(claim.until.getTime(), token);
     throw new DelayedError();
   }
-  const isFinal = (error: DeliveryError) => !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  // Counted on the notification: the deadline worker's first attempt is one too.
+  const isFinal = (error: DeliveryError) => !error.retryable || claim.notification.attempts + 1 >= (job.opts.attempts ?? 1);
   let sent: Delivered | null;
   try {
     sent = await sendClaimed({ notification: claim.notification, token: claim.token, check, channel }, isFinal, deps);

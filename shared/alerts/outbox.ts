@@ -3,8 +3,10 @@
  * each status change with its flip in the check's outbox; completing an entry
  *
  * 1. inserts the notifications of the check's alerting channels (one per flip
- *    and channel, unique: a repeat inserts nothing);
- * 2. inserts the flip and adds one notify job per notification (fixed ids);
+ *    and channel, unique: a repeat inserts nothing), claimed for the caller's
+ *    own first attempt when it makes one (the deadline worker does);
+ * 2. inserts the flip and adds one notify job per notification (fixed ids),
+ *    due when that claim's lease ends, else at once;
  * 3. pulls the entry from the check.
  *
  * Crash points: after any step the entry stays in the outbox, and whoever
@@ -19,7 +21,7 @@ import { Flip, type FlipDoc } from '../models/flip.js';
 import { Notification, type NotificationDoc } from '../models/notification.js';
 import { notifiesOn } from '../domain/status.js';
 import { channelSendsOn } from '../notify/kinds.js';
-import { notificationIdOf } from './notifications.js';
+import { leaseOf, notificationIdOf } from './notifications.js';
 import { notifyJobOptions } from '../queues/notify.js';
 import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
@@ -44,6 +46,12 @@ export interface OutboxDeps {
   notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
 }
 
+/** A claim of the new notifications for an attempt the caller makes at once (`leaseMs` in milliseconds). */
+export interface FirstAttempt {
+  token: string;
+  leaseMs: number;
+}
+
 /**
  * The check's channels that alert on a flip into `status` (behaviour.md §6
  * rule 4): assigned, in the check's project, not disabled, not set to skip this direction.
@@ -56,36 +64,49 @@ export function alertingChannels(check: OwingCheck, status: 'up' | 'down', chann
 }
 
 /**
- * Completes owed flips (steps 1–3 above), a whole batch with one read of the
- * channels, one insert of notifications, one of flips and one add of jobs. A
- * check paused by the time its flip completes gets no alerts (behaviour.md §6).
+ * Completes owed flips (steps 1–3 above): {@link fanOut}, then pulls the entries.
  *
- * @param now - When the flips are processed and the notifications created.
- * @returns How many notifications the flips have.
+ * @returns How many notifications this call inserted (a repeat inserts none).
  * @throws the MongoDB or Redis error; the entries stay in the outbox for a retry or the sweep.
  */
 export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date): Promise<number> {
-  if (owed.length === 0) return 0;
+  const inserted = await fanOut(deps, owed, now);
+  await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
+  return inserted.length;
+}
+
+/**
+ * Steps 1–2 above for a whole batch, with one read of the channels, one insert
+ * of notifications, one of flips and one add of jobs. A check paused by the
+ * time its flip completes gets no alerts (behaviour.md §6). The caller pulls
+ * the entries after it (`pullOwed`).
+ *
+ * @param now - When the flips are processed and the notifications created.
+ * @param first - Claims the new notifications for the caller's attempt; their jobs then wait for the lease to end.
+ * @returns The notifications this call inserted (a repeat inserts none); claimed under `first` when given.
+ * @throws the MongoDB or Redis error.
+ */
+export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date, first?: FirstAttempt): Promise<NotificationDoc[]> {
+  if (owed.length === 0) return [];
   const alerting = owed.filter(({ check, entry }) => notifiesOn(entry) && check.status !== 'paused' && check.channels.length > 0);
   const channelIds = [...new Set(alerting.flatMap(({ check }) => check.channels))];
   const channels = channelIds.length === 0 ? [] : await Channel.find({ _id: { $in: channelIds } }).lean<ChannelDoc[]>();
   const byId = new Map(channels.map((c) => [c._id, c]));
-  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now));
-  await insertNew(Notification, notifications);
+  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now, first));
+  const inserted = await insertNew(Notification, notifications);
   crashPoint('notifications-inserted');
 
   const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
-    opts: notifyJobOptions(deps.notify, flipId, channelId),
+    opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
   }));
   await Promise.all([insertNew(Flip, owed.map(({ check, entry }) => flipOf(check._id, entry, now))), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
-  await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
-  return notifications.length;
+  return inserted;
 }
 
-function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date): NotificationDoc[] {
+function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date, first?: FirstAttempt): NotificationDoc[] {
   const status = entry.newStatus === 'up' ? 'up' : 'down';
   return alertingChannels(check, status, channels).map((channel) => ({
     _id: notificationIdOf(String(entry._id), channel._id),
@@ -105,6 +126,7 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
     created: now,
     delivered: null,
     updated: now,
+    ...(first ? leaseOf(first.token, first.leaseMs, now) : {}),
   }));
 }
 
@@ -116,15 +138,25 @@ function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id:
 /**
  * insertMany that treats documents already there (a repeated completion) as done.
  *
+ * @returns The documents this call inserted.
  * @throws the MongoDB error other than duplicate keys.
  */
-async function insertNew<T>(model: Model<T>, docs: T[]): Promise<void> {
-  if (docs.length === 0) return;
+async function insertNew<T extends object>(model: Model<T>, docs: T[]): Promise<T[]> {
+  if (docs.length === 0) return [];
   try {
-    await model.insertMany(docs, { ordered: false, lean: true });
+    await model.collection.insertMany(docs, { ordered: false });
+    return docs;
   } catch (err) {
-    const { writeErrors, code } = err as { writeErrors?: { code?: number }[] | { code?: number }; code?: number };
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code }];
-    if (list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+    const { writeErrors, code } = err as { writeErrors?: WriteError[] | WriteError; code?: number };
+    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code, index: -1 }];
+    if (list.some((e) => e.code !== DUPLICATE_KEY || e.index < 0)) throw err;
+    const present = new Set(list.map((e) => e.index));
+    return docs.filter((_, i) => !present.has(i));
   }
+}
+
+/** The part of a driver's write error read here: its code and the index of the document in the insert. */
+interface WriteError {
+  code?: number;
+  index: number;
 }

@@ -40,6 +40,14 @@ export function readChecks(ids: readonly string[]): Promise<CheckDoc[]> {
   return Check.find({ _id: { $in: [...new Set(ids)] } }, PROJECTION).lean<CheckDoc[]>().exec();
 }
 
+/**
+ * Reads the checks not down whose deadline is at most `now` (the `deadline`
+ * index), earliest first, at most `limit`.
+ */
+export function readDue(now: Date, limit: number): Promise<CheckDoc[]> {
+  return Check.find({ deadline: { $lte: now }, status: { $ne: 'down' } }, PROJECTION).sort({ deadline: 1 }).limit(limit).lean<CheckDoc[]>().exec();
+}
+
 /** One guarded write; true when it matched (the check was still at the `rev` read). */
 async function write(check: CheckDoc, change: CheckChange): Promise<boolean> {
   const rev = check.rev ?? 0;

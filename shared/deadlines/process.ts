@@ -2,21 +2,26 @@
  * The deadline path: when a check's deadline job fires, re-read the check
  * (MongoDB is the truth) and, where it really is past its deadline, store
  * `down` with its timeout flip owed in the same write (behaviour.md §2.5 rows
- * 12–13, §6 rule 2), then complete the flip (shared/alerts/outbox.ts). A job
+ * 12–13, §6 rule 2), then complete the flip (shared/alerts/outbox.ts) and
+ * send its alerts' first attempts (shared/alerts/first-attempt.ts). A job
  * due early, twice, or after a newer ping never flips wrongly: the store
  * computes from the check as stored.
  *
- * Jobs running at the same moment are applied together: one read of their
- * checks, their guarded writes at once, one completion of their flips.
+ * Deadlines due together are applied together: a batch of jobs also takes
+ * every other check already due (the `deadline` index), so a thousand checks
+ * due in one instant go down in one pass, and their own jobs find them settled.
  *
  * Crash points: after the down write, the job's retry (or the sweep) finds the
  * check down with its entry still owed and completes it.
  */
+import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
-import { changeChecks, owedFlip, readChecks, type Compute } from '../checks/store.js';
-import { completeOwed } from '../alerts/outbox.js';
+import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Applied, type Compute } from '../checks/store.js';
+import { fanOut } from '../alerts/outbox.js';
+import { sendFirstAttempts } from '../alerts/first-attempt.js';
+import { leaseMsOf } from '../alerts/notify.js';
 import { scheduleDeadlines } from './schedule.js';
 import { config as appConfig } from '../config.js';
 import { QueueName } from '../queues/names.js';
@@ -36,6 +41,9 @@ const BATCH_WINDOW_MS = 2;
 /** Most jobs applied in one batch. */
 const MAX_BATCH = 1000;
 
+/** Whether a batch of this process is reading the due index. */
+let duePassRunning = false;
+
 /** The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4). */
 function deadlineChange(now: Date): Compute<DeadlineOutcome> {
   return (check) => {
@@ -48,9 +56,10 @@ function deadlineChange(now: Date): Compute<DeadlineOutcome> {
 }
 
 /**
- * Applies the deadlines of a batch of checks: stores `down` where it is due,
- * moves the job of a check not due yet, and completes every flip the checks
- * owe (a crashed earlier attempt's included).
+ * Applies the deadlines of a batch of checks and of every other check due
+ * now (up to {@link MAX_BATCH}): stores `down` where it is due, moves the job
+ * of a check not due yet, and completes every flip the checks owe (a crashed
+ * earlier attempt's included).
  *
  * @param checkIds - Check UUIDs; repeats are applied once.
  * @returns What was done, per check UUID still existing.
@@ -58,14 +67,29 @@ function deadlineChange(now: Date): Compute<DeadlineOutcome> {
  */
 export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>, checkIds: readonly string[]): Promise<Map<string, DeadlineOutcome>> {
   const now = deps.clock();
-  const applied = await changeChecks(await readChecks(checkIds), deadlineChange(now));
+  // One pass over the due index at a time: batches starting together would all write the same checks.
+  const duePass = !duePassRunning;
+  duePassRunning ||= duePass;
+  let applied: Map<string, Applied<DeadlineOutcome>>;
+  try {
+    const [own, due] = await Promise.all([readChecks(checkIds), duePass ? readDue(now, MAX_BATCH) : []]);
+    const checks = new Map([...own, ...due].map((check) => [check._id, check]));
+    applied = await changeChecks([...checks.values()], deadlineChange(now));
+  } finally {
+    if (duePass) duePassRunning = false;
+  }
   crashPoint('deadline-stored');
-  const checks = [...applied.values()];
-  const early = checks.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
-  const owed = checks.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
-  await Promise.all([scheduleDeadlines(deps.queues.deadlines, early, now), completeOwed({ queues: deps.queues, notify: deps.notify ?? appConfig.notify }, owed, deps.clock())]);
-  for (const { check, result } of checks) if (result === 'flipped') log.info({ checkId: check._id }, 'check went down');
-  return new Map(checks.map(({ check, result }) => [check._id, result]));
+  const results = [...applied.values()];
+  const early = results.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
+  const owed = results.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
+  const notify = deps.notify ?? appConfig.notify;
+  const first = { token: randomUUID(), leaseMs: leaseMsOf(notify) };
+  const [claimed] = await Promise.all([fanOut({ queues: deps.queues, notify }, owed, deps.clock(), first), scheduleDeadlines(deps.queues.deadlines, early, now)]);
+  // Alerts first: the pull only tidies (a crash before it leaves a repeat that inserts nothing).
+  await sendFirstAttempts({ notifyQueue: deps.queues.notify, clock: deps.clock, config: notify }, claimed, first.token);
+  await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
+  for (const { check, result } of results) if (result === 'flipped') log.info({ checkId: check._id }, 'check went down');
+  return new Map(results.map(({ check, result }) => [check._id, result]));
 }
 
 /**

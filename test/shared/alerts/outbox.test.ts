@@ -108,7 +108,7 @@ describe('completing owed flips (shared/alerts/outbox.ts) and delivery', () => {
     await Check.updateOne({ _id: check._id }, { $push: { outbox: entry } });
     const deps = { queues: testContext().queues, notify: testNotifyConfig(receiver.url) };
     expect(await completeOwed(deps, [{ check, entry }], now)).to.equal(2);
-    expect(await completeOwed(deps, [{ check, entry }], now)).to.equal(2);
+    expect(await completeOwed(deps, [{ check, entry }], now)).to.equal(0);
     const counts = [await testContext().queues.notify.count(), await Notification.countDocuments(), await Flip.countDocuments({ checkId: check._id })];
     expect(counts).to.deep.equal([2, 2, 1]);
     expect((await Check.findById(check._id).lean())!.outbox).to.deep.equal([]);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { Check, type CheckDoc } from '../../../shared/models/check.js';
-import { changeCheck, changeChecks, owedFlip, pullOwed, readChecks, type Compute } from '../../../shared/checks/store.js';
+import { changeCheck, changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../../../shared/checks/store.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { storedCheck } from '../../helpers/pings.js';
 
@@ -147,5 +147,17 @@ describe('check store (shared/checks/store.ts)', () => {
     expect(read).to.have.length(1);
     expect(read[0]).to.not.have.property('desc');
     expect(await readChecks([])).to.deep.equal([]);
+  });
+
+  it('readDue reads the checks not down whose deadline has come, earliest first, up to the limit, without desc', async () => {
+    const at = (s: number) => new Date(Date.now() + s * 1000);
+    const [late, later, latest] = await Promise.all([-30, -20, -10].map((s) => buildCheck(project, { status: 'up', deadline: at(s), desc: 'text' })));
+    await buildCheck(project, { status: 'down', deadline: at(-40) });
+    await buildCheck(project, { status: 'up', deadline: at(60) });
+    await buildCheck(project, { status: 'up', deadline: null });
+    const due = await readDue(new Date(), 10);
+    expect(due.map((c) => c._id)).to.deep.equal([late._id, later._id, latest._id]);
+    expect(due[0]).to.not.have.property('desc');
+    expect((await readDue(new Date(), 2)).map((c) => c._id)).to.deep.equal([late._id, later._id]);
   });
 });

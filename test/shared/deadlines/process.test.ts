@@ -99,7 +99,8 @@ describe('applyDeadlines', () => {
     await applyDeadlines(deps(), [check._id]);
     const [flip] = await downFlips(check._id);
     const flipId = String(flip._id);
-    expect(await Notification.countDocuments({ flipId, channelId: channel._id, status: 'down', state: 'pending' })).to.equal(1);
+    // The first attempt was made (the factory's webhook URL answers nothing): pending again for its job.
+    expect(await Notification.countDocuments({ flipId, channelId: channel._id, status: 'down', state: 'pending', attempts: 1 })).to.equal(1);
     const job = await testContext().queues.notify.getJob(notifyJobId(flipId, channel._id));
     expect(job?.data).to.deep.equal({ flipId, checkId: check._id, channelId: channel._id });
     expect((await stored(check._id)).outbox).to.deep.equal([]);

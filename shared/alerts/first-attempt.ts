@@ -1,0 +1,74 @@
+/**
+ * The alert path's fast lane: the deadline worker sends the notifications it
+ * just inserted, claimed, itself (one read of their channels and checks, one
+ * bulk record), instead of a notify job each. Their notify jobs wait until the
+ * claim's lease ends: they find the alert delivered and skip, or retry it.
+ *
+ * Crash point: killed mid-send, the lease runs out and the notify job takes
+ * the alert over (shared/alerts/notify.ts).
+ */
+import type { Queue } from 'bullmq';
+import type { Clock } from '../clock.js';
+import type { NotifyConfig } from '../config.js';
+import { Channel, type ChannelDoc } from '../models/channel.js';
+import { Check, type CheckDoc } from '../models/check.js';
+import type { NotificationDoc } from '../models/notification.js';
+import { DeliveryError } from '../notify/types.js';
+import { notifyJobId } from '../queues/notify.js';
+import type { NotifyPayload } from '../queues/payloads.js';
+import { sendClaimed } from './attempt.js';
+import { ALERT_CHECK_FIELDS } from './notify-batch.js';
+import { recordDeliveredMany, type Delivered } from './notifications.js';
+import { logger } from '../logger.js';
+
+const log = logger.child({ module: 'first-attempt' });
+
+/** First attempts in flight at once: they are sent in one burst, the alerts of a mass down. */
+const FIRST_ATTEMPT_CONCURRENCY = 200;
+
+/** What the first attempts need: the notify queue (to hasten a retry), clock and settings. */
+export interface FirstAttemptDeps {
+  notifyQueue: Queue<NotifyPayload>;
+  clock: Clock;
+  config: NotifyConfig;
+}
+
+/**
+ * Sends each notification once, {@link FIRST_ATTEMPT_CONCURRENCY} at a time; a retryable
+ * failure moves its notify job to `config.backoffMs` from now.
+ *
+ * @param claimed - Notifications claimed under `token` (shared/alerts/outbox.ts `completeOwed`).
+ * @throws the MongoDB error of the reads or the record (the notify jobs then take over).
+ */
+export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonly NotificationDoc[], token: string): Promise<void> {
+  if (claimed.length === 0) return;
+  const [channels, checks] = await Promise.all([
+    Channel.find({ _id: { $in: [...new Set(claimed.map((n) => n.channelId))] } }).lean<ChannelDoc[]>(),
+    Check.find({ _id: { $in: [...new Set(claimed.map((n) => n.checkId))] } }, ALERT_CHECK_FIELDS).lean<CheckDoc[]>(),
+  ]);
+  const channelById = new Map(channels.map((c) => [c._id, c]));
+  const checkById = new Map(checks.map((c) => [c._id, c]));
+  const isFinal = (error: DeliveryError) => !error.retryable || deps.config.attempts <= 1;
+  const delivered: Delivered[] = [];
+  const queue = [...claimed];
+  const sendNext = async (): Promise<void> => {
+    for (let notification = queue.shift(); notification; notification = queue.shift()) {
+      const alert = { notification, token, check: checkById.get(notification.checkId) ?? null, channel: channelById.get(notification.channelId) ?? null };
+      try {
+        const sent = await sendClaimed(alert, isFinal, deps);
+        if (sent) delivered.push(sent);
+      } catch (err) {
+        if (err instanceof DeliveryError && err.retryable && !isFinal(err)) await hastenRetry(deps, notification);
+        else if (!(err instanceof DeliveryError)) log.error({ err, flipId: notification.flipId }, 'first attempt failed; the notify job retries');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPT_CONCURRENCY, claimed.length) }, sendNext));
+  if (delivered.length > 0) await recordDeliveredMany(delivered);
+}
+
+/** Moves a notification's waiting notify job to `backoffMs` from now (its first retry); nothing when the job is gone or running. */
+async function hastenRetry(deps: FirstAttemptDeps, notification: NotificationDoc): Promise<void> {
+  const job = await deps.notifyQueue.getJob(notifyJobId(notification.flipId, notification.channelId));
+  if (job && (await job.isDelayed())) await job.changeDelay(deps.config.backoffMs).catch(() => undefined);
+}
