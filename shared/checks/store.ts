@@ -3,6 +3,11 @@
  * the change with a pure function, write it with ONE update guarded by `rev`
  * (adding 1) that also pushes the flips it owes into the outbox; no match
  * means another writer came first: re-read and compute again.
+ *
+ * Many checks are written with bulk writes, which report only how many
+ * matched: a bulk with a miss is re-read and computed again whole, so a
+ * computation must recognise its own change in the state it left (a down
+ * check needs no deadline; a ping in `recentPings` is counted).
  */
 import { Types } from 'mongoose';
 import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
@@ -10,6 +15,8 @@ import type { FlipChange } from '../domain/status.js';
 
 /** How many times a change is recomputed after losing to another writer. */
 const MAX_ATTEMPTS = 50;
+/** Guarded writes per bulk write: a miss re-reads this many checks. */
+const BULK_SIZE = 100;
 
 /** What a change writes: fields to set, and the flips it owes (pushed into the outbox). */
 export interface CheckChange {
@@ -48,19 +55,38 @@ export function readDue(now: Date, limit: number): Promise<CheckDoc[]> {
   return Check.find({ deadline: { $lte: now }, status: { $ne: 'down' } }, PROJECTION).sort({ deadline: 1 }).limit(limit).lean<CheckDoc[]>().exec();
 }
 
-/** One guarded write; true when it matched (the check was still at the `rev` read). */
-async function write(check: CheckDoc, change: CheckChange): Promise<boolean> {
+/** The guarded update of one change: matches only the check still at the `rev` read. */
+function guarded(check: CheckDoc, change: CheckChange) {
   const rev = check.rev ?? 0;
   const owe = change.owe ?? [];
   const update = { $set: { ...change.set, rev: rev + 1 }, ...(owe.length > 0 ? { $push: { outbox: { $each: owe } } } : {}) };
   // A check stored before `rev` existed has none: null matches the missing field.
-  const res = await Check.collection.updateOne({ _id: check._id as never, rev: check.rev === undefined ? null : rev }, update as never);
-  return res.matchedCount === 1;
+  return { filter: { _id: check._id as never, rev: check.rev === undefined ? null : rev }, update: update as never };
+}
+
+/**
+ * Writes changes, one guarded update each ({@link BULK_SIZE} per bulk write).
+ *
+ * @returns The UUIDs of the checks whose write may have missed: the one that missed, or every check of a bulk with a miss.
+ */
+async function writeAll(writes: readonly { check: CheckDoc; change: CheckChange }[]): Promise<Set<string>> {
+  const unsure = new Set<string>();
+  if (writes.length === 1) {
+    const { filter, update } = guarded(writes[0].check, writes[0].change);
+    if ((await Check.collection.updateOne(filter, update)).matchedCount === 0) unsure.add(writes[0].check._id);
+    return unsure;
+  }
+  const bulks = Array.from({ length: Math.ceil(writes.length / BULK_SIZE) }, (_, i) => writes.slice(i * BULK_SIZE, (i + 1) * BULK_SIZE));
+  await Promise.all(bulks.map(async (bulk) => {
+    const res = await Check.collection.bulkWrite(bulk.map(({ check, change }) => ({ updateOne: guarded(check, change) })), { ordered: false });
+    if (res.matchedCount < bulk.length) for (const { check } of bulk) unsure.add(check._id);
+  }));
+  return unsure;
 }
 
 /**
  * Applies `compute` to each check with its own guarded write, all at once;
- * those that lost to another writer are re-read together and computed again.
+ * those whose write may have lost to another writer are re-read together and computed again.
  *
  * @returns Each check still existing, after its change, with the computation's result.
  * @throws Error when a check keeps changing under its writer; the driver's error.
@@ -70,16 +96,14 @@ export async function changeChecks<T>(checks: readonly CheckDoc[], compute: Comp
   let pending = checks;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === MAX_ATTEMPTS) throw new Error(`check ${pending[0]._id} keeps changing under its writer`);
-    const lost = await Promise.all(
-      pending.map(async (check) => {
-        const { change, result } = compute(check);
-        if (change && !(await write(check, change))) return check._id;
-        const after = change ? { ...check, ...change.set, rev: (check.rev ?? 0) + 1, outbox: [...check.outbox, ...(change.owe ?? [])] } : check;
-        applied.set(check._id, { check: after, result });
-        return null;
-      }),
-    );
-    pending = await readChecks(lost.filter((id): id is string => id !== null));
+    const computed = pending.map((check) => ({ check, ...compute(check) }));
+    const unsure = await writeAll(computed.flatMap(({ check, change }) => (change ? [{ check, change }] : [])));
+    for (const { check, change, result } of computed) {
+      if (unsure.has(check._id)) continue;
+      const after = change ? { ...check, ...change.set, rev: (check.rev ?? 0) + 1, outbox: [...check.outbox, ...(change.owe ?? [])] } : check;
+      applied.set(check._id, { check: after, result });
+    }
+    pending = await readChecks([...unsure]);
   }
   return applied;
 }
@@ -100,7 +124,9 @@ export async function changeCheck<T>(check: CheckDoc | string, compute: Compute<
 export async function pullOwed(done: readonly { checkId: string; entry: OutboxFlip }[]): Promise<void> {
   const byCheck = new Map<string, OutboxFlip[]>();
   for (const { checkId, entry } of done) byCheck.set(checkId, [...(byCheck.get(checkId) ?? []), entry]);
-  await Promise.all([...byCheck].map(([checkId, entries]) => Check.collection.updateOne({ _id: checkId as never }, { $pullAll: { outbox: entries } } as never)));
+  if (byCheck.size === 0) return;
+  const pulls = [...byCheck].map(([checkId, entries]) => ({ updateOne: { filter: { _id: checkId as never }, update: { $pullAll: { outbox: entries } } as never } }));
+  await Check.collection.bulkWrite(pulls, { ordered: false });
 }
 
 /** Unassigns a deleted channel from its project's checks (unguarded: channels play no part in the state). */

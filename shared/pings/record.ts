@@ -49,27 +49,40 @@ export interface PingDeps {
   queues: Pick<Queues, 'deadlines' | 'notify'>;
 }
 
-/** What one check's write did: its new pings, the flips they owe, and its deadline before them. */
+/** What one check's write did: its pings (new and already counted), the flips they owe, and its deadline before them (null when unknown). */
 interface Counted {
   pings: PingDoc[];
   owe: OutboxFlip[];
   before: Date | null;
 }
 
-/** Folds a check's pings, in arrival order, into one change. */
-function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { change: { set: Partial<CheckDoc>; owe: OutboxFlip[] }; result: Counted } {
+/**
+ * Folds a check's pings, in arrival order, into one change. A ping already in
+ * `recentPings` (a replay, or a write that won but was re-read) keeps its `n`
+ * and changes nothing; the deadline before is then unknown, so its job is moved again.
+ */
+function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { change: { set: Partial<CheckDoc>; owe: OutboxFlip[] } | null; result: Counted } {
+  const seen = new Map((check.recentPings ?? []).map((p) => [String(p._id), p]));
   let state = check;
   const set: Partial<CheckDoc> = {};
   const counted: Counted = { pings: [], owe: [], before: check.deadline };
+  const recent: RecentPing[] = [];
   for (const { resolve, meta } of items) {
+    const known = seen.get(String(meta._id));
+    if (known) {
+      counted.pings.push({ ...meta, checkId: check._id, n: known.n, created: known.created, kind: known.kind });
+      counted.before = null;
+      continue;
+    }
     const outcome = applySignal(state, resolve(state), now, meta.rid);
     const n = state.nPings + 1;
     Object.assign(set, outcome.set);
     state = { ...state, ...outcome.set, nPings: n };
     if (outcome.flip) counted.owe.push(owedFlip(outcome.flip, now, now));
     counted.pings.push({ ...meta, checkId: check._id, n, created: now, kind: outcome.kind });
+    recent.push({ _id: meta._id, n, kind: outcome.kind, created: now });
   }
-  const recent: RecentPing[] = counted.pings.map(({ _id, n, kind, created }) => ({ _id: _id!, n, kind, created }));
+  if (recent.length === 0) return { change: null, result: counted };
   const kept = (check.recentPings ?? []).filter((p) => now.getTime() - p.created.getTime() < RECENT_PINGS_MS);
   set.recentPings = [...kept, ...recent].slice(-Math.max(MAX_RECENT_PINGS, recent.length));
   return { change: { set: { ...set, nPings: state.nPings, deadline: deadlineOf(state) }, owe: counted.owe }, result: counted };
@@ -90,7 +103,8 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
   const counted = [...applied.values()];
   await insertPings(counted.flatMap(({ result }) => result.pings));
 
-  const owed = counted.flatMap(({ check, result }) => result.owe.map((entry) => ({ check, entry })));
+  // Everything the checks owe: a write re-read after it won left its flips there, not in `result.owe`.
+  const owed = counted.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
   const moved: DeadlineAt[] = counted.flatMap(({ check, result }) =>
     check.deadline && check.deadline.getTime() !== result.before?.getTime() ? [{ checkId: check._id, at: check.deadline }] : [],
   );
@@ -106,7 +120,7 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
 }
 
 /** Inserts ping documents, leaving one already stored (a replay) as it is. @throws the MongoDB error other than duplicate keys. */
-export async function insertPings(pings: readonly PingDoc[]): Promise<void> {
+async function insertPings(pings: readonly PingDoc[]): Promise<void> {
   if (pings.length === 0) return;
   try {
     await Ping.collection.insertMany([...pings], { ordered: false });

@@ -12,9 +12,8 @@ import { logger } from '../logger.js';
 import { isDatabaseUnavailable } from '../unreachable.js';
 import { config } from '../config.js';
 import { journalKeys, journalRegistry, metaOf, PingJournal, type JournalEntry } from './journal.js';
-import { readChecks } from '../checks/store.js';
 import { resolverOf } from './resolve.js';
-import { insertPings, recordPings, type PingDeps } from './record.js';
+import { recordPings, type PingDeps } from './record.js';
 
 const log = logger.child({ module: 'journal-replay' });
 
@@ -32,17 +31,11 @@ end
 redis.call('DEL', KEYS[3])
 return 1`;
 
-/** Applies one entry unless its ping is already stored or counted. */
+/** Applies one entry unless its ping is already stored (a counted one only gets its document: recordPings). */
 async function applyEntry(deps: PingDeps, entry: JournalEntry): Promise<void> {
   const meta = metaOf(entry);
   if (await Ping.exists({ _id: meta._id })) return;
-  const [check] = await readChecks([entry.checkId]);
-  const counted = check?.recentPings?.find((p) => p._id.equals(meta._id));
-  if (counted) {
-    await insertPings([{ ...meta, checkId: entry.checkId, n: counted.n, kind: counted.kind, created: counted.created }]);
-    return;
-  }
-  if (check) await recordPings(deps, [{ checkId: entry.checkId, resolve: resolverOf(entry.action, meta.method, meta.body), meta }]);
+  await recordPings(deps, [{ checkId: entry.checkId, resolve: resolverOf(entry.action, meta.method, meta.body), meta }]);
 }
 
 /**

@@ -152,5 +152,27 @@ describe('recordPings (shared/pings/record.ts)', () => {
       expect(jobs.map((j) => j.data.checkId).sort()).to.deep.equal(checks.map((c) => c._id).sort());
       for (const check of checks) expect((await pendingTimer(check._id))?.delay).to.equal(120_000);
     });
+
+    it('counts each ping once when batches over the same checks race (bulk writes re-read after a miss)', async () => {
+      const checks = await Promise.all([1, 2, 3].map(() => buildCheck(project)));
+      const batches = Array.from({ length: 12 }, () => checks.flatMap((c) => [item(c._id, 'success'), item(c._id, 'success')]));
+      const results = await Promise.all(batches.map((batch) => recordPings(deps, batch)));
+      for (const [k, check] of checks.entries()) {
+        const ns = results.flatMap((r) => r.filter((_, i) => Math.floor(i / 2) === k));
+        expect([...ns].sort((a, b) => a! - b!), `check ${k}: numbers returned`).to.deep.equal(Array.from({ length: 24 }, (_, i) => i + 1));
+        expect((await storedPings(check._id)).map((p) => p.n)).to.deep.equal(Array.from({ length: 24 }, (_, i) => i + 1));
+        expect((await storedCheck(check._id)).nPings).to.equal(24);
+      }
+    });
+
+    it('gives a ping already in recentPings its number again, without counting it (a replay, a write re-read after it matched)', async () => {
+      const check = await buildCheck(project);
+      const ping = item(check._id, 'success');
+      await recordPings(deps, [ping]);
+      await Ping.deleteOne({ _id: ping.meta._id });
+      expect(await recordPings(deps, [ping, item(check._id, 'fail')])).to.deep.equal([1, 2]);
+      expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
+      expect(await storedCheck(check._id)).to.include({ nPings: 2, status: 'down' });
+    });
   });
 });
