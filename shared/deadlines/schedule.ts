@@ -1,10 +1,11 @@
 /**
  * A check's deadline in Redis: ONE delayed job of the `deadlines` queue per
  * check (deduplication id `deadline-<uuid>`), due at `Check.deadline`, the
- * truth. Each write that moves a deadline replaces the job, so jobs never pile
- * up for a check pinged every minute. The job only wakes a worker, which
- * re-reads the check (shared/deadlines/process.ts); a lost or stale job is
- * repaired by the sweep from MongoDB's `deadline` index.
+ * truth, or before it. A write that brings a deadline earlier replaces the job; a
+ * ping that only pushes it later leaves the job to fire early, and the worker
+ * then moves it. The job only wakes a worker, which re-reads the check
+ * (shared/deadlines/process.ts); a lost job is repaired by the sweep from
+ * MongoDB's `deadline` index.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { DeadlinePayload } from '../queues/payloads.js';

@@ -3,7 +3,8 @@
  * ping is a batch of one. Per check, ONE store write applies its pings in
  * arrival order: counts them, moves state and deadline, owes their flips,
  * remembers them in `recentPings`. Then the ping documents are inserted, the
- * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved.
+ * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved
+ * where a deadline came earlier.
  *
  * Crash points: after the store write, a journaled ping's replay finds it in
  * `recentPings` and only inserts its document; owed flips and lost deadline
@@ -105,8 +106,10 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
 
   // Everything the checks owe: a write re-read after it won left its flips there, not in `result.owe`.
   const owed = counted.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
+  // A later deadline leaves the job where it is: it fires early and the worker moves it
+  // (one wake per deadline, not one Redis move per ping). An earlier or new one moves it now.
   const moved: DeadlineAt[] = counted.flatMap(({ check, result }) =>
-    check.deadline && check.deadline.getTime() !== result.before?.getTime() ? [{ checkId: check._id, at: check.deadline }] : [],
+    check.deadline && !(result.before && result.before <= check.deadline) ? [{ checkId: check._id, at: check.deadline }] : [],
   );
   // Pruned as of the last ping whose `n` is a multiple of 100, not the batch's last ping.
   const pruned = counted.flatMap(({ check, result }) => result.pings.filter((p) => p.n % PRUNE_EVERY === 0).slice(-1).map((p) => ({ check, n: p.n })));

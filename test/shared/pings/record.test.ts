@@ -81,6 +81,24 @@ describe('recordPings (shared/pings/record.ts)', () => {
       expect(timer?.delay).to.equal(120_000);
     });
 
+    it('leaves the job where it is when a ping pushes the deadline later (it fires early), and moves it when a ping brings it earlier', async () => {
+      const tc = testClock();
+      const clocked = { ...deps, clock: tc.clock };
+      const check = await buildCheck(project, { timeout: 60, grace: 60 });
+      await recordPings(clocked, [item(check._id, 'success')]);
+      const first = await pendingTimer(check._id);
+      tc.advance(30);
+      await recordPings(clocked, [item(check._id, 'success')]);
+      expect((await storedCheck(check._id)).deadline!.getTime()).to.equal(T0.getTime() + 150_000);
+      expect(await pendingTimer(check._id)).to.deep.include({ id: first!.id, delay: 120_000 });
+      // A start 40 s in: down at 40 + 60 s of grace, earlier than the job's 120 s.
+      tc.advance(10);
+      await recordPings(clocked, [item(check._id, 'start')]);
+      const moved = await pendingTimer(check._id);
+      expect(moved?.id).to.not.equal(first!.id);
+      expect(moved?.delay).to.equal(60_000);
+    });
+
     it('completes the flip it owes: flip stored, outbox emptied', async () => {
       const check = await buildCheck(project);
       await recordPings(deps, [item(check._id, 'fail')]);
