@@ -1,5 +1,5 @@
 /** MongoDB through Mongoose; no transactions and no server-specific behaviour relied on. */
-import mongoose from 'mongoose';
+import mongoose, { type Model } from 'mongoose';
 import { config } from './config.js';
 import { describeMongoUri, reasonOf, UnreachableError } from './unreachable.js';
 
@@ -34,5 +34,35 @@ export async function isDbReachable(): Promise<boolean> {
     return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
   } catch {
     return false;
+  }
+}
+
+/** MongoDB's duplicate key error code. */
+const DUPLICATE_KEY = 11000;
+
+/** The part of a driver's write error read here: its code, and the index of the document in the insert. */
+interface WriteError {
+  code?: number;
+  index: number;
+}
+
+/**
+ * insertMany (unordered, as given: no casting) that takes a document already
+ * there, by a unique key, as done: a repeated completion or replay.
+ *
+ * @returns The documents this call inserted.
+ * @throws the driver's error other than duplicate keys.
+ */
+export async function insertNew<T extends object>(model: Model<T>, docs: readonly T[]): Promise<T[]> {
+  if (docs.length === 0) return [];
+  try {
+    await model.collection.insertMany([...docs], { ordered: false });
+    return [...docs];
+  } catch (err) {
+    const { writeErrors, code } = err as { writeErrors?: WriteError[] | WriteError; code?: number };
+    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code, index: -1 }];
+    if (list.some((e) => e.code !== DUPLICATE_KEY || e.index < 0)) throw err;
+    const present = new Set(list.map((e) => e.index));
+    return docs.filter((_, i) => !present.has(i));
   }
 }

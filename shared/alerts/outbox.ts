@@ -14,7 +14,8 @@
  * repeats the steps; each is idempotent, so every flip and notification is
  * written exactly once (behaviour.md §6 rules 3–4). Delivery is shared/alerts/notify.ts.
  */
-import { Types, type Model } from 'mongoose';
+import type { Types } from 'mongoose';
+import { insertNew } from '../db.js';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import type { CheckDoc, OutboxFlip } from '../models/check.js';
 import { Flip, type FlipDoc } from '../models/flip.js';
@@ -27,9 +28,6 @@ import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
 import { pullOwed } from '../checks/store.js';
 import { crashPoint } from '../crash.js';
-
-/** MongoDB's duplicate key error code. */
-const DUPLICATE_KEY = 11000;
 
 /** The check fields completing an entry reads. */
 export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status'>;
@@ -133,30 +131,4 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
 function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id: Types.ObjectId } {
   const { _id, at, recorded, oldStatus, newStatus, reason } = entry;
   return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason };
-}
-
-/**
- * insertMany that treats documents already there (a repeated completion) as done.
- *
- * @returns The documents this call inserted.
- * @throws the MongoDB error other than duplicate keys.
- */
-async function insertNew<T extends object>(model: Model<T>, docs: T[]): Promise<T[]> {
-  if (docs.length === 0) return [];
-  try {
-    await model.collection.insertMany(docs, { ordered: false });
-    return docs;
-  } catch (err) {
-    const { writeErrors, code } = err as { writeErrors?: WriteError[] | WriteError; code?: number };
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code, index: -1 }];
-    if (list.some((e) => e.code !== DUPLICATE_KEY || e.index < 0)) throw err;
-    const present = new Set(list.map((e) => e.index));
-    return docs.filter((_, i) => !present.has(i));
-  }
-}
-
-/** The part of a driver's write error read here: its code and the index of the document in the insert. */
-interface WriteError {
-  code?: number;
-  index: number;
 }

@@ -13,6 +13,7 @@
 import DataLoader from 'dataloader';
 import type { Types } from 'mongoose';
 import { Ping, type PingDoc } from '../models/ping.js';
+import { insertNew } from '../db.js';
 import { MAX_RECENT_PINGS, RECENT_PINGS_MS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
 import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
 import { changeChecks, owedFlip, readChecks } from '../checks/store.js';
@@ -28,8 +29,6 @@ const log = logger.child({ module: 'pings' });
 
 /** Old pings are pruned on every this-many-th ping (behaviour.md §4.3 step 12). */
 export const PRUNE_EVERY = 100;
-/** MongoDB's duplicate key error code. */
-const DUPLICATE_KEY = 11000;
 
 /** What the caller knows of the request, stored on the ping; `_id` is chosen before the ping is applied. */
 export type PingMeta = Pick<PingDoc, 'scheme' | 'remoteAddr' | 'method' | 'ua' | 'body' | 'exitStatus' | 'rid'> & { _id: Types.ObjectId };
@@ -102,7 +101,7 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
   const now = deps.clock();
   const applied = await changeChecks(await readChecks([...byCheck.keys()]), (check) => countPings(check, byCheck.get(check._id)!, now));
   const counted = [...applied.values()];
-  await insertPings(counted.flatMap(({ result }) => result.pings));
+  await insertNew(Ping, counted.flatMap(({ result }) => result.pings));
 
   // Everything the checks owe: a write re-read after it won left its flips there, not in `result.owe`.
   const owed = counted.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
@@ -120,18 +119,6 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
   ]);
   const nOf = new Map(counted.flatMap(({ result }) => result.pings.map((p) => [String(p._id), p.n] as const)));
   return items.map((item) => nOf.get(String(item.meta._id)) ?? null);
-}
-
-/** Inserts ping documents, leaving one already stored (a replay) as it is. @throws the MongoDB error other than duplicate keys. */
-async function insertPings(pings: readonly PingDoc[]): Promise<void> {
-  if (pings.length === 0) return;
-  try {
-    await Ping.collection.insertMany([...pings], { ordered: false });
-  } catch (err) {
-    const { writeErrors, code } = err as { writeErrors?: { code?: number }[] | { code?: number }; code?: number };
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [{ code }];
-    if (list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
-  }
 }
 
 /** Longest a ping waits for others to share its batch, milliseconds. */
