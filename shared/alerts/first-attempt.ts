@@ -37,7 +37,7 @@ export interface FirstAttemptDeps {
  * Sends each notification once, {@link FIRST_ATTEMPT_CONCURRENCY} at a time; a retryable
  * failure moves its notify job to `config.backoffMs` from now.
  *
- * @param claimed - Notifications claimed under `token` (shared/alerts/outbox.ts `completeOwed`).
+ * @param claimed - Notifications claimed under `token` (shared/alerts/outbox.ts `fanOut`).
  * @throws the MongoDB error of the reads or the record (the notify jobs then take over).
  */
 export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonly NotificationDoc[], token: string): Promise<void> {
@@ -67,8 +67,15 @@ export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonl
   if (delivered.length > 0) await recordDeliveredMany(delivered);
 }
 
-/** Moves a notification's waiting notify job to `backoffMs` from now (its first retry); nothing when the job is gone or running. */
+/**
+ * Moves a notification's waiting notify job to `backoffMs` from now (its first retry); nothing when the job is gone
+ * or running. A Redis error only leaves the retry at the lease's end: it must not stop the other sends' record.
+ */
 async function hastenRetry(deps: FirstAttemptDeps, notification: NotificationDoc): Promise<void> {
-  const job = await deps.notifyQueue.getJob(notifyJobId(notification.flipId, notification.channelId));
-  if (job && (await job.isDelayed())) await job.changeDelay(deps.config.backoffMs).catch(() => undefined);
+  try {
+    const job = await deps.notifyQueue.getJob(notifyJobId(notification.flipId, notification.channelId));
+    if (job && (await job.isDelayed())) await job.changeDelay(deps.config.backoffMs);
+  } catch (err) {
+    log.warn({ err, flipId: notification.flipId }, 'cannot hasten the retry; it comes when the claim lapses');
+  }
 }
