@@ -1,12 +1,7 @@
 /**
- * The Pinging API under `/ping` (seed "Pinging API"; behaviour.md §4): a plain
- * node:http request listener, with no Express on the hottest path of the
- * service (as Healthchecks.io serves pings apart from its web framework).
- * `server/app.ts` sends it every request whose path is `/ping` or starts with `/ping/`.
- *
- * One handler for every method: any method is a ping and is recorded as sent,
- * HEAD included (answered without a body). Every request's time is recorded in
- * `hc_ping_duration_seconds` (shared/metrics.ts).
+ * The Pinging API under `/ping` (seed "Pinging API"; behaviour.md §4): a plain node:http listener, no Express on the service's hottest path (as
+ * Healthchecks.io serves pings apart from its web framework); `server/app.ts` sends it every request whose path is `/ping` or starts with `/ping/`.
+ * Any method is a ping, recorded as sent (HEAD answered without a body). Each request's time goes to `hc_ping_duration_seconds` (shared/metrics.ts).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
@@ -24,45 +19,33 @@ import { readPingBody, remoteAddrOf, schemeOf, uaOf, type PingBody } from './req
 import { KnownChecks } from './known-checks.js';
 
 const log = logger.child({ module: 'http' });
-
 const MS_PER_SECOND = 1000;
 const PREFIX = '/ping';
 const TEXT = 'text/plain; charset=utf-8';
-
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Cache-Control': 'max-age=0, no-cache, no-store, must-revalidate, private',
   'Ping-Body-Limit': String(config.pingBodyLimitBytes),
 };
-
 /** The two answers of a recorded ping, headers built once. */
 const ANSWERS = {
   200: { body: 'OK', headers: { ...PING_HEADERS, 'Content-Type': TEXT, 'Content-Length': '2' } },
   201: { body: 'Created', headers: { ...PING_HEADERS, 'Content-Type': TEXT, 'Content-Length': '7' } },
 } as const;
-
 const NO_BODY: PingBody = { body: null, cut: false };
-
 /** `<ping_key>` and `<slug>` shapes (behaviour.md §4.1 rule 2); uppercase slugs are refused later with 400. */
 const KEY_OR_SLUG_RE = /^[-A-Za-z0-9_]+$/;
-
 /** `<exit_status>` shape; a negative number does not match (404). */
 const EXIT_STATUS_RE = /^[0-9]+$/;
-
 /** What a path asks for, before the query string. */
 type ParsedPath = Pick<PingInput, 'target' | 'action' | 'exitStatus'>;
-
 /** `parseurl`'s fast case (what Express routes on): a path starting with `/` and none of these characters. */
 const SLOW_URL_RE = /[\t\n\f\r #\u00a0\ufeff]/;
 
 /**
- * The path and the query string of a request URL, as Express's routing reads
- * them (`parseurl`): no decoding; `url.parse` for an absolute URL or one with
- * whitespace or a fragment. The path is then matched per behaviour.md §4.1.
- *
- * @param url - `req.url`.
- * @returns The path (e.g. `/ping/<uuid>`), and the query string without `?`, or null when there is none.
+ * The path and query string of `req.url` as Express's routing reads them (`parseurl`): undecoded; `url.parse` for an absolute URL or one with
+ * whitespace or a fragment. The path (e.g. `/ping/<uuid>`) is then matched per behaviour.md §4.1; the query has no `?`, and is null when absent.
  */
 export function splitUrl(url: string): { path: string; query: string | null } {
   if (url.charCodeAt(0) !== 0x2f || SLOW_URL_RE.test(url)) {
@@ -74,26 +57,18 @@ export function splitUrl(url: string): { path: string; query: string | null } {
 }
 
 /**
- * Whether a path is the Pinging API's (behaviour.md §4.1), as
- * `app.use('/ping', …)` matched it before: `/ping` itself or below `/ping/`,
- * case-sensitively; `/ping` and `/ping/` are then answered 404 `not found`.
- *
- * @param path - The path part of the URL, undecoded (see {@link splitUrl}).
+ * Whether an undecoded path (see {@link splitUrl}) is the Pinging API's (behaviour.md §4.1), as `app.use('/ping', …)` matched it: `/ping` itself or
+ * below `/ping/`, case-sensitively; `/ping` and `/ping/` are then answered 404 `not found`.
  */
 export function isPingPath(path: string): boolean {
   return path.startsWith(PREFIX) && (path.length === PREFIX.length || path.charCodeAt(PREFIX.length) === 0x2f);
 }
 
 /**
- * Builds the `/ping` request listener (behaviour.md §4.2–4.3): every response,
- * errors included, carries the CORS, Cache-Control and Ping-Body-Limit
- * headers; a ping is answered 200 `OK` or 201 `Created` (plain text). Concurrent
- * pings share database round trips through one batcher per listener; with
- * `deps.journal`, pings are journaled and answered per PING_ACK_MS (server/ping/service.ts).
- *
- * @param deps - Clock, queues, Redis and the journal of the web process.
- * @returns A listener for requests whose path {@link isPingPath} accepts. It
- *   never throws: every error is answered (see {@link sendError}).
+ * Builds the `/ping` request listener (behaviour.md §4.2–4.3): a ping is answered 200 `OK` or 201 `Created` (plain text), every response with
+ * PING_HEADERS. Concurrent pings share database round trips through one batcher per listener; with `deps.journal`, pings are journaled and answered
+ * per PING_ACK_MS (server/ping/service.ts).
+ * @returns A listener for the paths {@link isPingPath} accepts; it never throws: every error is answered (see {@link sendError}).
  */
 export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const batcher = pingBatcher(deps);
@@ -113,9 +88,7 @@ export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerR
 
 /**
  * Reads, records and answers one ping.
- *
- * @throws AppError 404/400/409 (plain text) for a request that names no
- *   check or is malformed; 503 when the ping timed out; the database's error.
+ * @throws AppError 404/400/409 (plain text) for a request that names no check or is malformed; 503 when the ping timed out; the database's error.
  */
 async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { path, query } = splitUrl(req.url ?? '');
@@ -135,17 +108,17 @@ async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse)
 }
 
 /**
- * Matches a path below `/ping` against behaviour.md §4.1 (a canonical
- * lowercase UUID, or a ping key and slug, each optionally followed by a signal
- * or an exit status), percent-decoded first. `/<uuid>/<word>` that is not a
- * signal falls through to the slug form (ping key = the UUID).
- *
- * @param rawPath - For example `/0b5d…/start` or `/<ping_key>/<slug>/3`.
- * @returns null when no route matches (404).
+ * Matches a path below `/ping` (e.g. `/0b5d…/start`, `/<ping_key>/<slug>/3`), percent-decoded first, against behaviour.md §4.1: a canonical lowercase
+ * UUID, or a ping key and slug, each optionally followed by a signal or an exit status. `/<uuid>/<word>` that is not a signal falls through to the
+ * slug form (ping key = the UUID). Returns null when no route matches (404).
  */
 function parsePath(rawPath: string): ParsedPath | null {
-  const path = rawPath.includes('%') ? decoded(rawPath) : rawPath;
-  if (path === null) return null;
+  let path = rawPath;
+  try {
+    if (path.includes('%')) path = decodeURIComponent(path);
+  } catch {
+    return null; // malformed escapes
+  }
   const [, first = '', second, third, ...rest] = path.split('/');
   if (rest.length > 0) return null;
   if (third === undefined && UUID_RE.test(first)) {
@@ -169,15 +142,6 @@ function suffixOf(segment: string): Pick<ParsedPath, 'action' | 'exitStatus'> | 
   return EXIT_STATUS_RE.test(segment) ? { action: 'success', exitStatus: Number(segment) } : null;
 }
 
-/** The percent-decoded path, or null when its escapes are malformed. */
-function decoded(path: string): string | null {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return null;
-  }
-}
-
 /** Whether the request has a body: HTTP/1.1 requests without Content-Length or Transfer-Encoding have none. */
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -185,11 +149,8 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * The ping's outcome, or a 503 when the database has not answered within
- * PING_TIMEOUT_MS (milliseconds): the client is told the ping is not
- * acknowledged (and may retry) instead of waiting on a database that stopped
- * answering. The write itself goes on and may still be applied.
- *
+ * The ping's outcome, or a 503 when the database has not answered within PING_TIMEOUT_MS (milliseconds): the client is told the ping is not
+ * acknowledged (and may retry) rather than wait on a stalled database. The write itself goes on and may still be applied.
  * @throws AppError 503 `service unavailable` (plain text) on timeout; the ping's own error otherwise.
  */
 function withinPingTimeout(ping: Promise<200 | 201>): Promise<200 | 201> {
@@ -205,11 +166,8 @@ function lastValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Answers a ping that failed, as server/middleware/errors.ts answers the rest
- * of the service: an AppError with its status and body shape, a database that
- * cannot be reached with a logged 503 `service unavailable` (plain text),
- * anything else with a logged 500 `{"error":"internal error"}`. The path is
- * logged with its key or UUID redacted.
+ * Answers a failed ping as server/middleware/errors.ts answers the rest of the service: an AppError with its status and body shape, an unreachable
+ * database with a logged 503 `service unavailable` (plain text), anything else with a logged 500 `{"error":"internal error"}`; paths logged redacted.
  */
 function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   const path = (): string => redactPingPath(splitUrl(req.url ?? '').path);

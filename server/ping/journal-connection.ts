@@ -1,20 +1,14 @@
 /**
- * The ping journal's own Redis connection in the web process. It pipelines
- * the commands issued in one tick into one write (ioredis auto-pipelining):
- * the journal appends of the pings read in one event-loop turn
- * (server/ping/service.ts) and the deletions of the entries one batch stored
- * each cost one write, not one per ping. And a ping's append does not wait
- * behind the queue scripts sent on the process's main connection.
+ * The ping journal's own Redis connection in the web process. It pipelines the commands issued in one tick into one write (ioredis
+ * auto-pipelining): the journal appends of the pings read in one event-loop turn (server/ping/service.ts), and the deletions of the entries one
+ * batch stored, each cost one write, not one per ping; and a ping's append does not wait behind the queue scripts on the main connection.
  */
 import type { Redis } from 'ioredis';
 import { config } from '../../shared/config.js';
 
 /**
- * Opens the journal's connection, a copy of `redis`'s settings (no offline
- * queue: a command fails at once while Redis is away). Its errors are those of
- * the outage that `redis` already reports, so it logs none of its own.
- *
- * @param redis - The web process's main connection, ready.
+ * Opens the journal's connection from `redis`, the web process's main connection (ready), with its settings (no offline queue: a command fails at
+ * once while Redis is away). Its errors are those of the outage `redis` already reports, so it logs none of its own.
  * @returns The new connection, ready; the caller quits it at shutdown.
  * @throws Error when it is not ready within CONNECT_TIMEOUT_MS (milliseconds).
  */

@@ -1,10 +1,7 @@
 /**
- * Auto-provisioning for slug pings with `create=1` (behaviour.md §4.3 step 2).
- *
- * Slugs are not unique, so two first-run pings arriving together could each
- * create a check and leave the slug ambiguous (409) for good. A short Redis
- * lock per (project, slug) serialises the creators; the holder looks the slug
- * up again before creating. If Redis is away the creation goes ahead unlocked.
+ * Auto-provisioning for slug pings with `create=1` (behaviour.md §4.3 step 2). Slugs are not unique, so two first-run pings arriving together could
+ * each create a check and leave the slug ambiguous (409) for good: a short Redis lock per (project, slug) serialises the creators, and the holder
+ * looks the slug up again before creating. If Redis is away the creation goes ahead unlocked.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,14 +12,12 @@ import type { Clock } from '../../shared/clock.js';
 import { logger } from '../../shared/logger.js';
 
 const log = logger.child({ module: 'ping-provision' });
-
 /** The lock expires by itself after this many milliseconds, should its holder die. */
 const LOCK_TTL_MS = 10_000;
 /** Pause between attempts to take a busy lock, in milliseconds. */
 const LOCK_RETRY_MS = 20;
 /** Attempts before going ahead unlocked (about 5 s in all). */
 const LOCK_ATTEMPTS = 250;
-
 /** Deletes the lock only if we still hold it. */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
@@ -33,10 +28,9 @@ export interface ProvisionDeps {
   redis: Redis;
 }
 
-/** The project fields provisioning reads. */
+/** The project fields provisioning reads; auto-provisioning may go up to twice `checkLimit`. */
 export interface ProvisionProject {
   _id: string;
-  /** Checks allowed; auto-provisioning may go up to twice this. */
   checkLimit: number;
 }
 
@@ -47,22 +41,13 @@ export interface Provisioned {
 }
 
 /**
- * Finds or creates the project's check with `slug`: name and slug set to the
- * slug, the defaults of behaviour.md §1.8, and all the project's channels.
- *
- * @param deps - Clock and Redis.
- * @param project - The project the ping key belongs to.
- * @param slug - A lowercase slug.
- * @returns The check (`created` true when made here); `check` null when the
- *   project already has 2 × `checkLimit` checks; `ambiguous` when several
+ * Finds or creates the check with a lowercase `slug` in the ping key's project: name and slug set to the slug, the defaults of behaviour.md §1.8,
+ * and all the project's channels.
+ * @returns The check (`created` true when made here); `check` null when the project already has 2 × `checkLimit` checks; `ambiguous` when several
  *   checks with the slug appeared meanwhile.
  * @throws the driver's error when MongoDB fails.
  */
-export async function provisionCheck(
-  deps: ProvisionDeps,
-  project: ProvisionProject,
-  slug: string,
-): Promise<Provisioned | 'ambiguous'> {
+export async function provisionCheck(deps: ProvisionDeps, project: ProvisionProject, slug: string): Promise<Provisioned | 'ambiguous'> {
   const release = await lock(deps.redis, `ping-create-${project._id}-${slug}`);
   try {
     const existing = await Check.find({ projectId: project._id, slug }).limit(2).lean<CheckDoc[]>();
@@ -87,11 +72,7 @@ export async function provisionCheck(
   }
 }
 
-/**
- * Takes the lock `key`, waiting while another request holds it.
- *
- * @returns A function releasing it; a no-op when the lock could not be used.
- */
+/** Takes the lock `key`, waiting while another request holds it; returns a function releasing it, a no-op when the lock could not be used. */
 async function lock(redis: Redis, key: string): Promise<() => Promise<void>> {
   const token = randomUUID();
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {

@@ -1,9 +1,7 @@
 /**
- * Turning a ping request into a recorded signal (behaviour.md §4.3): find the
- * check (by UUID, or by ping key and slug, creating it for `create=1`), check
- * the exit status and rid, pick the action, journal it and apply it through
- * the ping batcher (shared/pings/record.ts), the one code path shared with
- * inbound email. The HTTP side is server/ping/handler.ts.
+ * Turning a ping request into a recorded signal (behaviour.md §4.3): find the check (by UUID, or by ping key and slug, creating it for `create=1`),
+ * check the exit status and rid, pick the action, journal it and apply it through the ping batcher (shared/pings/record.ts), the one code path
+ * shared with inbound email. The HTTP side is server/ping/handler.ts.
  */
 import mongoose from 'mongoose';
 import { Check } from '../../shared/models/check.js';
@@ -19,16 +17,12 @@ import { logger } from '../../shared/logger.js';
 import { isDatabaseUnavailable } from '../../shared/unreachable.js';
 
 const log = logger.child({ module: 'ping' });
-
 /** Highest valid exit status (seed: integer 0 to 255). */
 const MAX_EXIT_STATUS = 255;
-
 /** `rid`: the canonical 8-4-4-4-12 hex form, any case (behaviour.md §4.3 step 9). */
 const RID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** How the URL names the check (behaviour.md §4.1). */
 export type PingTarget = { by: 'uuid'; uuid: string } | { by: 'slug'; pingKey: string; slug: string };
-
 /** The signal a ping route names, before exit status, methods and filters. */
 export type RouteAction = 'success' | 'start' | 'fail' | 'log';
 
@@ -47,36 +41,26 @@ export interface PingInput {
 }
 
 /**
- * Dependencies of {@link handlePing}: `record` applies one ping (batched with
- * concurrent ones, see shared/pings/record.ts); with a `journal`, each ping is also
- * journaled in Redis and answered per {@link acknowledged}: it waits for
- * MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not at all while
- * `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
+ * Dependencies of {@link handlePing}: `record` applies one ping (batched with concurrent ones, see shared/pings/record.ts); with a `journal`, each
+ * ping is also journaled in Redis and answered per {@link acknowledged}: it waits for MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not
+ * at all while `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
  */
 export type PingDeps = RecordDeps & ProvisionDeps & {
   record(item: PingItem): Promise<number | null>;
   journal?: PingJournal;
   /** With a journal: the check UUIDs known to exist. */
   known?: KnownChecks;
-  /** PING_ACK_MS and PING_ACK_BACKLOG (see `acknowledged`). */
   ack?: { ms: number; backlog: number };
 };
-
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
 
 /**
- * Records one ping, following behaviour.md §4.3 steps 1–11. With
- * `deps.journal` the ping is also journaled in Redis and may be answered
- * before MongoDB has it (per {@link acknowledged}; at once when journaled
- * with an acknowledgement time of 0 ms); without, once MongoDB has it.
- *
- * @param deps - Clock, queues and Redis (for the auto-provisioning lock), the batcher, and optionally the journal.
- * @param input - The parsed request.
+ * Records one ping, following behaviour.md §4.3 steps 1–11. With `deps.journal` the ping is also journaled in Redis and may be answered before
+ * MongoDB has it (per {@link acknowledged}; at once when journaled with an acknowledgement time of 0 ms); without, once MongoDB has it.
  * @returns 201 when the check was created for this ping (`create=1`), else 200.
- * @throws AppError 404 `not found`, 400 `invalid url format` / `invalid uuid format`,
- *   409 `ambiguous slug` (all plain text); nothing is recorded then. The
- *   database's error when the ping is neither stored nor journaled.
+ * @throws AppError 404 `not found`, 400 `invalid url format` / `invalid uuid format`, 409 `ambiguous slug` (all plain text); nothing is recorded
+ *   then. The database's error when the ping is neither stored nor journaled.
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
   const { checkId, created } = await targetOf(deps, input);
@@ -92,9 +76,8 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
   const entry = entryOf(checkId, action, Date.now(), meta);
   const { ms, backlog } = deps.ack ?? { ms: 0, backlog: 1 };
   const ackMs = journal.inFlight.size >= backlog ? 0 : ms;
-  // Journaled before it is applied: a ping the store counted always has its entry, for a replay.
-  // The pings read in one event-loop turn append together: one write on the
-  // journal's pipelining connection (journal-connection.ts).
+  // Journaled before it is applied, so a ping the store counted always has its entry for a replay. The pings read in one event-loop turn append
+  // together: one write on the journal's pipelining connection (journal-connection.ts).
   await endOfTurn();
   const journaled = await journal.append(entry).catch((err: unknown) => {
     log.warn({ err }, 'cannot journal a ping; it is answered once MongoDB has it');
@@ -117,11 +100,7 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
 }
 
 let turnEnd: Promise<void> | null = null;
-
-/**
- * Resolves once the current event-loop turn's I/O callbacks have run
- * (`setImmediate`): every ping read in that turn resumes in the same tick.
- */
+/** Resolves once the current event-loop turn's I/O callbacks have run (`setImmediate`): every ping read in that turn resumes in the same tick. */
 function endOfTurn(): Promise<void> {
   turnEnd ??= new Promise((resolve) => setImmediate(() => {
     turnEnd = null;
@@ -130,12 +109,7 @@ function endOfTurn(): Promise<void> {
   return turnEnd;
 }
 
-/**
- * The check a ping names: a UUID as given (known to exist, with a journal;
- * otherwise the store finds out), or the check of a ping key and slug.
- *
- * @throws AppError 404 when it does not exist.
- */
+/** The check a ping names, by UUID (with a journal, known to exist; else the store finds out) or by ping key and slug; AppError 404 if none. */
 async function targetOf(deps: PingDeps, input: PingInput): Promise<{ checkId: string; created: boolean }> {
   const { target } = input;
   if (target.by === 'uuid') {
@@ -148,16 +122,10 @@ async function targetOf(deps: PingDeps, input: PingInput): Promise<{ checkId: st
 }
 
 /**
- * Slug route (behaviour.md §4.3 steps 1–2): one project query by ping key, one
- * check query by (project, slug); auto-provisioning when nothing matches and
- * `create=1`. The exit status and rid are checked before creating, so a
- * rejected request leaves no check behind.
+ * Slug route (behaviour.md §4.3 steps 1–2): one project query by ping key, one check query by (project, slug); auto-provisioning when nothing
+ * matches and `create=1`. The exit status and rid are checked before creating, so a rejected request leaves no check behind.
  */
-async function findBySlug(
-  deps: PingDeps,
-  input: PingInput,
-  target: { pingKey: string; slug: string },
-): Promise<{ checkId: string | null; created: boolean }> {
+async function findBySlug(deps: PingDeps, input: PingInput, target: { pingKey: string; slug: string }): Promise<{ checkId: string | null; created: boolean }> {
   if (target.slug !== target.slug.toLowerCase()) throw badUrl();
   const project = await Project.findOne({ pingKey: target.pingKey }, { _id: 1, checkLimit: 1 }).lean();
   if (!project) throw notFound();
@@ -172,11 +140,8 @@ async function findBySlug(
 }
 
 /**
- * Steps 4 and 9 of behaviour.md §4.3.
- *
- * @returns The rid, lowercase, or null when absent.
- * @throws AppError 400 `invalid url format` for an exit status over 255,
- *   `invalid uuid format` for a malformed rid.
+ * Steps 4 and 9 of behaviour.md §4.3: returns the rid, lowercase, or null when absent.
+ * @throws AppError 400 `invalid url format` for an exit status over 255, `invalid uuid format` for a malformed rid.
  */
 function validated(input: PingInput): string | null {
   if (input.exitStatus !== null && input.exitStatus > MAX_EXIT_STATUS) throw badUrl();

@@ -1,7 +1,6 @@
 /**
- * One delivery attempt of a claimed notification (behaviour.md §6 rule 5):
- * skip what can no longer be sent, call the provider, record the outcome if
- * the attempt still holds the claim.
+ * One delivery attempt of a claimed notification (behaviour.md §6 rule 5): skip what can no longer be sent, call the provider, record the outcome
+ * if the attempt still holds the claim.
  */
 import type { Clock } from '../clock.js';
 import type { NotifyConfig } from '../config.js';
@@ -17,7 +16,6 @@ import { DeliveryError } from '../notify/types.js';
 import type { NotifyBatchers } from './notify-batch.js';
 
 const log = logger.child({ module: 'alert-attempt' });
-
 const MS_PER_SECOND = 1000;
 
 /** A claimed notification with the check it alerts about (null when deleted) and its channel (null when deleted). */
@@ -42,17 +40,12 @@ function whyNotSend(check: ClaimedAlert['check'], channel: ChannelDoc | null): s
 }
 
 /**
- * Sends a claimed alert once: a notification that can no longer be sent is
- * abandoned (`failed` with the reason); a failed attempt is recorded, the
- * notification `pending` again or, when `isFinal` says so, `failed` (a
- * permanent refusal also disables the channel). A delivered one is left for
- * {@link recordSent} to record, so the caller can free its slot first.
- *
- * @param claimed - The notification, the claim's token, its check and channel.
- * @param isFinal - Whether no attempt follows this failed one.
+ * Sends a claimed alert once: a notification that can no longer be sent is abandoned (`failed` with the reason); a failed attempt is recorded, the
+ * notification `pending` again or, when `isFinal` says no attempt follows, `failed` (a permanent refusal also disables the channel). A delivered
+ * one is left for {@link recordSent} to record, so the caller can free its slot first.
  * @returns The delivery to record, or null when there was nothing to send.
- * @throws DeliveryError when the provider did not accept (after recording it); the MongoDB error
- *   when the outcome cannot be recorded (the claim's lease then runs out and the sweep puts the alert back).
+ * @throws DeliveryError when the provider did not accept (after recording it); the MongoDB error when the outcome cannot be recorded (the claim's
+ *   lease then runs out and the sweep puts the alert back).
  */
 export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: DeliveryError) => boolean, deps: AttemptDeps): Promise<Delivered | null> {
   const { notification, token, check, channel } = claimed;
@@ -62,7 +55,6 @@ export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: Delive
     return null;
   }
   crashPoint('notify-claimed');
-
   const started = deps.clock();
   const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated };
   try {
@@ -80,9 +72,7 @@ export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: Delive
 }
 
 /**
- * Records a delivery {@link sendClaimed} made, if the attempt still holds the
- * claim; with `deps.batch`, together with the others recorded at the same time.
- *
+ * Records a delivery {@link sendClaimed} made, if the attempt still holds the claim; with `deps.batch`, together with the others recorded then.
  * @throws the MongoDB error (the claim's lease then runs out, and the alert is sent again: at least once).
  */
 export async function recordSent(sent: Delivered, deps: AttemptDeps): Promise<void> {

@@ -1,11 +1,8 @@
 /**
- * The notification state machine that makes delivery exactly-once per (flip,
- * channel) (behaviour.md §6 rule 5). Every transition is a conditional update:
- * an attempt claims a `pending` notification, or a `sending` one whose lease
- * ran out, under a fresh token; only the token's holder records the outcome;
- * `delivered` and `failed` are final. The one open window, a worker dying
- * after the provider accepted but before `delivered` is written, makes that
- * alert at-least-once (README "Retries and delivery guarantee").
+ * The notification state machine that makes delivery exactly-once per (flip, channel) (behaviour.md §6 rule 5). Every transition is a conditional
+ * update: an attempt claims a `pending` notification, or a `sending` one whose lease ran out, under a fresh token; only the token's holder records
+ * the outcome; `delivered` and `failed` are final. The one open window, a worker dying after the provider accepted but before `delivered` is
+ * written, makes that alert at-least-once (README "Retries and delivery guarantee").
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
@@ -15,24 +12,18 @@ import type { DeliveryError } from '../notify/types.js';
 
 /** Error text of an attempt whose worker stopped before recording an outcome. */
 export const INTERRUPTED = 'interrupted: the worker stopped during delivery';
-
 /** What {@link claimNotification} found. */
-export type Claim =
-  | ({ kind: 'claimed' } & HeldNotification)
-  | { kind: 'done' }
-  | { kind: 'busy'; until: Date };
+export type Claim = ({ kind: 'claimed' } & HeldNotification) | { kind: 'done' } | { kind: 'busy'; until: Date };
 
-/** Which notification: the one of a flip through a channel (unique). */
+/** Which notification: the one of a flip (its id) through a channel (its UUID); unique. */
 export interface NotificationKey {
   flipId: string;
   channelId: string;
 }
 
 /**
- * The `_id` of the notification of a flip through a channel: a UUID derived
- * from both (SHA-1, the layout of a version 5 UUID), so a notify job finds its
- * notification by `_id` without reading it first, and a repeated fan-out
- * produces the same ids.
+ * The `_id` of the notification of a flip through a channel: a UUID derived from both (SHA-1, the layout of a version 5 UUID), so a notify job
+ * finds its notification by `_id` without reading it first, and a repeated fan-out produces the same ids.
  */
 export function notificationIdOf(flipId: string, channelId: string): string {
   const hex = createHash('sha1').update(`${flipId}/${channelId}`).digest('hex');
@@ -52,13 +43,9 @@ export function leaseOf(token: string, leaseMs: number, now: Date): Pick<Notific
 }
 
 /**
- * Claims many notifications at once (the notify jobs running together): one
- * update of every `pending` one among them, then one read of those this call
- * claimed; each other key goes through {@link claimNotification}.
- *
- * @param keys - Flips' ids and channels' UUIDs.
+ * Claims many notifications at once (the notify jobs running together): one update of every `pending` one among them, then one read of those this
+ * call claimed; each other key goes through {@link claimNotification}. Returns each key's claim, in the order given.
  * @param leaseMs - How long each attempt may run before another worker may take over, milliseconds.
- * @returns Each key's claim, in the order given.
  * @throws the MongoDB error.
  */
 export async function claimNotifications(keys: readonly NotificationKey[], leaseMs: number, now: Date): Promise<Claim[]> {
@@ -76,14 +63,9 @@ export async function claimNotifications(keys: readonly NotificationKey[], lease
 }
 
 /**
- * Claims a notification for one delivery attempt: one round trip when it is
- * `pending`, as it is after the fan-out.
- *
- * @param key - The flip's id and the channel's UUID.
+ * Claims a notification for one delivery attempt starting at `now`: one round trip when it is `pending`, as it is after the fan-out.
  * @param leaseMs - How long the attempt may run before another worker may take over, milliseconds.
- * @param now - The attempt's start.
- * @returns `claimed` with the attempt's token; `done` when delivered or failed;
- *   `busy` while another attempt's lease runs.
+ * @returns `claimed` with the attempt's token; `done` when delivered or failed; `busy` while another attempt's lease runs.
  */
 export async function claimNotification(key: NotificationKey, leaseMs: number, now: Date): Promise<Claim> {
   const token = randomUUID();
@@ -123,10 +105,8 @@ export interface Delivered {
 }
 
 /**
- * Records delivered attempts with one bulk write of the notifications (each
- * only if its attempt still holds the claim) and one of their channels (the
- * latest delivery). Sent to the driver as built: mongoose's casting cost more CPU than the requests.
- *
+ * Records delivered attempts with one bulk write of the notifications (each only if its attempt still holds the claim) and one of their channels
+ * (the latest delivery). Sent to the driver as built: mongoose's casting cost more CPU than the requests.
  * @returns How many notifications were recorded (fewer: a claim was taken over).
  * @throws the MongoDB error.
  */
@@ -158,20 +138,13 @@ export async function recordDeliveredMany(items: readonly Delivered[]): Promise<
 }
 
 /**
- * Records a failed attempt, if the attempt still holds the claim, on the
- * notification and the channel; a permanent error also disables the channel
+ * Records a failed attempt, if the attempt still holds the claim, on the notification and the channel; a permanent error also disables the channel
  * (behaviour.md §6 rule 5).
- *
  * @param final - No attempt will follow: the notification becomes `failed` (else `pending` again).
  * @returns false when another worker took the claim over.
  */
 export async function recordFailed(
-  notification: NotificationDoc,
-  token: string,
-  error: DeliveryError,
-  final: boolean,
-  started: Date,
-  now: Date,
+  notification: NotificationDoc, token: string, error: DeliveryError, final: boolean, started: Date, now: Date,
 ): Promise<boolean> {
   const res = await Notification.updateOne(
     { _id: notification._id, state: 'sending', claimToken: token },
@@ -189,12 +162,8 @@ export async function recordFailed(
 }
 
 /**
- * Marks a claimed notification that can no longer be sent (its check or
- * channel was deleted, the channel disabled, the check paused) as failed,
- * with the reason as its error; the channel's own delivery record is not touched.
- *
- * @param token - The claim's token; nothing happens when another attempt holds the claim.
- * @param reason - Stored as the error text.
+ * Marks a claimed notification that can no longer be sent (its check or channel was deleted, the channel disabled, the check paused) as failed,
+ * with `reason` as its error text; the channel's own delivery record is not touched. Nothing happens when another attempt holds the claim.
  */
 export async function abandonNotification(notification: NotificationDoc, token: string, reason: string, now: Date): Promise<void> {
   await Notification.updateOne(

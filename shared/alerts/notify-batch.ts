@@ -1,10 +1,7 @@
 /**
- * Batching of the notify jobs that run at once (workers/notify.ts): jobs
- * started within {@link BATCH_WINDOW_MS} of each other claim their
- * notifications with one update and one read, read their channels and checks
- * with one query each, and record their deliveries with one bulk write of the
- * notifications and one of their channels. A thousand alerts at once thereby
- * cost a handful of database round trips, not thousands.
+ * Batching of the notify jobs that run at once (shared/alerts/notify.ts): jobs started within {@link BATCH_WINDOW_MS} of each other claim their
+ * notifications with one update and one read, read their channels and checks with one query each, and record their deliveries with one bulk write
+ * of the notifications and one of their channels: a thousand alerts at once cost a handful of database round trips, not thousands.
  */
 import DataLoader from 'dataloader';
 import type { Clock } from '../clock.js';
@@ -15,7 +12,6 @@ import { claimNotifications, recordDeliveredMany, type Claim, type Delivered } f
 import type { NotifyPayload } from '../queues/payloads.js';
 
 const log = logger.child({ module: 'notify-batch' });
-
 /** The check fields an alert uses. */
 export const ALERT_CHECK_FIELDS = Object.freeze({ name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
 
@@ -26,11 +22,9 @@ export interface Prepared {
   check: CheckDoc | null;
 }
 
-/** Batchers of the notify jobs running at once (a batch per {@link BATCH_WINDOW_MS}). */
+/** Batchers of the notify jobs running at once (a batch per {@link BATCH_WINDOW_MS}): `prepare` claims and reads, `delivered` records. */
 export interface NotifyBatchers {
-  /** Claims and reads: one claim of every pending notification, one read of their channels and of their checks. */
   prepare: DataLoader<NotifyPayload, Prepared>;
-  /** Records deliveries: one bulk write of the notifications, one of their channels. */
   delivered: DataLoader<Delivered, void>;
 }
 
@@ -39,11 +33,7 @@ const BATCH_WINDOW_MS = 2;
 /** Most jobs in one batch. */
 const MAX_BATCH = 500;
 
-/**
- * The batchers of a notify worker.
- *
- * @param leaseMs - Each claim's lease, milliseconds (see {@link leaseMsOf}).
- */
+/** The batchers of a notify worker; `leaseMs` is each claim's lease, milliseconds (see `leaseMsOf`). */
 export function notifyBatchers(clock: Clock, leaseMs: number): NotifyBatchers {
   const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run: () => void) => setTimeout(run, BATCH_WINDOW_MS) };
   const prepare = new DataLoader<NotifyPayload, Prepared>(async (payloads) => {

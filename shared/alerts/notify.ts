@@ -1,12 +1,8 @@
 /**
- * The alert path, step 2: the `notify` queue's consumer delivers one flip
- * through one channel (behaviour.md §6 rule 5).
- *
- * Each attempt claims the flip's notification document first (see
- * shared/alerts/notifications.ts), so a job whose notification is delivered
- * never sends again, and a job whose worker died mid-delivery is taken over
- * once its lease runs out. Network errors, timeouts, 429 and 5xx are retried
- * with exponential backoff; other refusals fail at once (UnrecoverableError).
+ * The alert path, step 2: the `notify` queue's consumer delivers one flip through one channel (behaviour.md §6 rule 5). Each attempt first claims
+ * the flip's notification document (shared/alerts/notifications.ts), so a job whose notification is delivered never sends again, and a job whose
+ * worker died mid-delivery is taken over once its lease runs out. Network errors, timeouts, 429 and 5xx are retried with exponential backoff;
+ * other refusals fail at once (UnrecoverableError).
  */
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../clock.js';
@@ -45,14 +41,12 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
 }
 
 /**
- * Processes one `notify` job: claims its notification while reading its
- * channel and check, then {@link sendClaimed} and {@link recordSent}.
- *
- * @param job - Carries the flip's, the check's and the channel's ids.
+ * Processes one `notify` job (the flip's, check's and channel's ids): claims its notification while reading its channel and check, then
+ * {@link sendClaimed} and {@link recordSent}.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
  * @returns `delivered`, or `skipped` when there is nothing (more) to send.
- * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry;
- *   DelayedError after moving the job to when another attempt's lease ends.
+ * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry; DelayedError after moving the job to when another
+ *   attempt's lease ends.
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
   const payload = notifyPayload(job);
@@ -76,11 +70,7 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
   return 'delivered';
 }
 
-/**
- * Reads a job's payload.
- *
- * @throws UnrecoverableError when it lacks the flip, check or channel id (retrying cannot help).
- */
+/** Reads a job's payload; throws UnrecoverableError when it lacks the flip, check or channel id (retrying cannot help). */
 export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
   const data = job.data as Partial<NotifyPayload> | null;
   const { flipId, checkId, channelId } = data ?? {};
@@ -92,16 +82,12 @@ export function notifyPayload(job: Pick<Job<unknown>, 'data'>): NotifyPayload {
 
 /**
  * Starts the `notify` consumer, `notify.concurrency` jobs at a time.
- *
  * @param deps - Connection, clock, and `notify` settings (default `config.notify`).
  * @param options - BullMQ overrides (tests shorten `lockDuration` and `stalledInterval`, milliseconds).
  */
 export function notifyWorker(deps: WorkerDeps, options: Partial<WorkerOptions> = {}): Worker<NotifyPayload, string> {
   const config = deps.notify ?? appConfig.notify;
   const batch = notifyBatchers(deps.clock, leaseMsOf(config));
-  return new Worker<NotifyPayload, string>(QueueName.Notify, (job, token) => processNotify(job, token, { clock: deps.clock, config, batch }), {
-    ...workerOptions(deps.connection),
-    concurrency: config.concurrency,
-    ...options,
-  });
+  const run = (job: Job<unknown>, token: string | undefined) => processNotify(job, token, { clock: deps.clock, config, batch });
+  return new Worker<NotifyPayload, string>(QueueName.Notify, run, { ...workerOptions(deps.connection), concurrency: config.concurrency, ...options });
 }

@@ -1,10 +1,7 @@
 /**
- * The reconciliation sweep: MongoDB is the truth and Redis only wakes
- * workers, so a lost Redis (flush, failover, a failed add) and a crashed
- * process lose nothing. Every `SWEEP_INTERVAL_MS` it adds the deadline jobs
- * Redis lost, completes flips left owed in checks' outboxes, and re-queues
- * alerts whose notify jobs were lost. Every step is idempotent and uses an
- * index, so two sweeps at once, or a sweep racing a ping, do no harm.
+ * The reconciliation sweep: MongoDB is the truth and Redis only wakes workers, so a lost Redis (flush, failover, a failed add) and a crashed
+ * process lose nothing. Every `SWEEP_INTERVAL_MS` it adds the deadline jobs Redis lost, completes flips left owed in checks' outboxes, and
+ * re-queues alerts whose notify jobs were lost. Every step is idempotent and uses an index: two sweeps at once, or one racing a ping, do no harm.
  */
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -19,16 +16,10 @@ import { scheduleDeadlines } from './schedule.js';
 import { logger } from '../logger.js';
 
 const log = logger.child({ module: 'sweep' });
-
 /** Documents read per cursor batch and jobs added at once. */
 const BATCH_SIZE = 1000;
-
-/**
- * An outbox entry or pending notification younger than this (milliseconds) is
- * left alone: the process that wrote it is probably still completing it.
- */
+/** An outbox entry or pending notification younger than this (milliseconds) is left alone: its writer is probably still completing it. */
 export const OWED_STALE_MS = 10_000;
-
 /** The id of the repeating sweep job scheduler. */
 export const SWEEP_SCHEDULER_ID = 'sweep';
 
@@ -59,15 +50,11 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
 }
 
 /**
- * One sweep.
- *
- * 1. Every check not down whose deadline is at most two sweep intervals ahead
- *    gets its deadline job if Redis has none, so a lost job is back before it
- *    is due. A check still not down {@link OWED_STALE_MS} after its deadline
- *    gets its job replaced by one due now (its job was late or lost).
+ * One sweep:
+ * 1. Every check not down whose deadline is at most two sweep intervals ahead gets its deadline job if Redis has none, so a lost job is back
+ *    before it is due; a check still not down {@link OWED_STALE_MS} after its deadline gets its job replaced by one due now (late or lost).
  * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed.
  * 3. Every notification whose notify job was lost is put back on the queue.
- *
  * @returns How many deadlines, flips and notifications were looked at or repaired.
  * @throws the MongoDB or Redis error (the next sweep tries again).
  */
@@ -104,11 +91,7 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
 
 /** Upserts the repeating sweep job scheduler, every `intervalMs` milliseconds. */
 async function upsertSweepScheduler(queue: Queue, intervalMs: number): Promise<void> {
-  await queue.upsertJobScheduler(
-    SWEEP_SCHEDULER_ID,
-    { every: intervalMs },
-    { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: 100 } },
-  );
+  await queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: intervalMs }, { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: 100 } });
 }
 
 /** Makes the sweep repeat every `intervalMs` milliseconds across all workers (idempotent); returns the queue handle to close. */
@@ -118,10 +101,7 @@ export async function scheduleSweep(connection: Redis, intervalMs: number): Prom
   return queue;
 }
 
-/**
- * Re-creates the sweep's scheduler whenever a Redis flush deleted it, looking
- * every `intervalMs` milliseconds; returns a stop function.
- */
+/** Re-creates the sweep's scheduler whenever a Redis flush deleted it, looking every `intervalMs` milliseconds; returns a stop function. */
 export function keepSweepScheduled(queue: Queue, intervalMs: number): () => Promise<void> {
   let look: Promise<void> | undefined;
   const ensure = async (): Promise<void> => {
@@ -142,8 +122,5 @@ export function keepSweepScheduled(queue: Queue, intervalMs: number): () => Prom
 
 /** Starts the `sweep` consumer, one sweep at a time. */
 export function sweepWorker(deps: WorkerDeps): Worker<unknown, SweepResult> {
-  return new Worker<unknown, SweepResult>(QueueName.Sweep, () => runSweep(deps), {
-    ...workerOptions(deps.connection),
-    concurrency: 1,
-  });
+  return new Worker<unknown, SweepResult>(QueueName.Sweep, () => runSweep(deps), { ...workerOptions(deps.connection), concurrency: 1 });
 }

@@ -1,10 +1,7 @@
 /**
- * The ping journal, what makes a 200 a promise while MongoDB is slow or away:
- * each web process appends every ping to its own Redis stream (kept in Redis's
- * append-only file) before applying it, and deletes the entry once the ping's
- * document is in MongoDB. What is left is replayed (shared/pings/replay.ts) by
- * the process itself, or by a worker once the process stops renewing its
- * lease (PING_JOURNAL_LEASE_MS): after a kill -9.
+ * The ping journal, what makes a 200 a promise while MongoDB is slow or away: each web process appends every ping to its own Redis stream (kept in
+ * Redis's append-only file) before applying it, and deletes the entry once the ping's document is in MongoDB. What is left is replayed
+ * (shared/pings/replay.ts) by the process itself, or, after a kill -9, by a worker once the process stops renewing its lease (PING_JOURNAL_LEASE_MS).
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
@@ -69,9 +66,7 @@ export class PingJournal {
   }
 
   /**
-   * Registers the journal and starts renewing its lease.
-   *
-   * @param onRenew - Runs after each renewal (the process replays its own leftovers there).
+   * Registers the journal and starts renewing its lease; `onRenew` runs after each renewal (the process replays its own leftovers there).
    * @throws the Redis error when the first registration fails.
    */
   async start(onRenew: () => Promise<unknown>): Promise<void> {
@@ -93,12 +88,7 @@ export class PingJournal {
     await this.redis.multi().set(this.keys.alive, '1', 'PX', this.leaseMs).sadd(journalRegistry(this.prefix), this.instance).exec();
   }
 
-  /**
-   * Appends a ping; it is durable once this resolves (AOF on).
-   *
-   * @returns The stream entry id, for {@link done}.
-   * @throws the Redis error.
-   */
+  /** Appends a ping, durable once this resolves (AOF on); returns the stream entry id for {@link done}; throws the Redis error. */
   async append(entry: JournalEntry): Promise<string> {
     this.inFlight.add(entry.id);
     return (await this.redis.xadd(this.keys.stream, '*', 'p', JSON.stringify(entry)))!;
@@ -109,10 +99,7 @@ export class PingJournal {
     this.redis.xdel(this.keys.stream, streamId).catch((err: unknown) => log.warn({ err }, 'cannot delete a journal entry; a replay will'));
   }
 
-  /**
-   * Stops renewing. An empty journal is removed; one with entries stays for a
-   * worker to replay once the lease lapses.
-   */
+  /** Stops renewing. An empty journal is removed; one with entries stays for a worker to replay once the lease lapses. */
   async stop(): Promise<void> {
     clearInterval(this.renewal);
     if ((await this.redis.xlen(this.keys.stream)) > 0) return;
@@ -122,28 +109,19 @@ export class PingJournal {
 }
 
 /**
- * What a ping is answered: applied in MongoDB (its `n`, or null when the check
- * is gone), or `journaled` when it is in the journal and MongoDB has not
- * answered within `ackMs`, or could not be reached. Without a journal entry
- * (Redis failed), only MongoDB's answer counts.
- *
- * @param applied - The ping's application to MongoDB.
+ * What a ping is answered: applied in MongoDB (its `n`, or null when the check is gone), or `journaled` when it is in the journal and MongoDB has
+ * not answered within `ackMs` (milliseconds), or could not be reached. Without a journal entry (Redis failed), only MongoDB's answer counts.
  * @param journaled - The journal append: the entry's stream id, or null when it failed.
- * @param ackMs - How long to wait for MongoDB once journaled, milliseconds.
- * @throws the application's error when the ping is not journaled, or failed
- *   for another reason than an unreachable database (a replay would fail the same way).
+ * @throws the application's error when the ping is not journaled, or failed for another reason than an unreachable database (a replay would fail
+ *   the same way).
  */
 export async function acknowledged(applied: Promise<number | null>, journaled: Promise<string | null>, ackMs: number): Promise<number | null | 'journaled'> {
-  const inJournal = async (): Promise<'journaled'> => {
-    if ((await journaled) === null) return new Promise<never>(() => undefined);
-    return 'journaled' as const;
-  };
-  const afterAck = async (): Promise<'journaled'> => {
-    const result = await inJournal();
-    await new Promise((resolve) => setTimeout(resolve, ackMs));
-    return result;
-  };
   const never = (): Promise<never> => new Promise<never>(() => undefined);
+  const afterAck = async (): Promise<'journaled'> => {
+    if ((await journaled) === null) return never();
+    await new Promise((resolve) => setTimeout(resolve, ackMs));
+    return 'journaled';
+  };
   const stored = applied.then((n) => n, never);
   const failed = applied.then(never, async (err: unknown) => {
     if (!isDatabaseUnavailable(err) || (await journaled) === null) throw err;

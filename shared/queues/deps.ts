@@ -1,6 +1,4 @@
-/**
- * What every BullMQ worker of the worker process is built from.
- */
+/** What every BullMQ worker of the worker process is built from. */
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
@@ -9,10 +7,7 @@ import type { Queues } from './index.js';
 
 /** Connections and settings a worker needs. */
 export interface WorkerDeps {
-  /**
-   * Worker-role Redis connection (`createRedis(url, 'worker')`); BullMQ
-   * duplicates it for its blocking reads and never closes it.
-   */
+  /** Worker-role Redis connection (`createRedis(url, 'worker')`); BullMQ duplicates it for its blocking reads and never closes it. */
   connection: Redis;
   /** Producer handles (a deadline reschedules itself; a timeout flip adds its notify jobs). */
   queues: Queues;

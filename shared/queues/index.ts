@@ -1,7 +1,4 @@
-/**
- * The queues a process writes to, opened on one connection, and the options
- * every BullMQ queue and worker of the service shares.
- */
+/** The queues a process writes to, opened on one connection, and the options every BullMQ queue and worker of the service shares. */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { config } from '../config.js';

@@ -1,7 +1,4 @@
-/**
- * Jobs of the `notify` queue: one per (flip, channel), under a fixed id so a
- * repeated fan-out or the sweep never adds a second one.
- */
+/** Jobs of the `notify` queue: one per (flip, channel), under a fixed id so a repeated fan-out or the sweep never adds a second one. */
 import type { JobsOptions } from 'bullmq';
 import type { NotifyConfig } from '../config.js';
 
@@ -10,11 +7,7 @@ export function notifyJobId(flipId: string, channelId: string): string {
   return `notify-${flipId}-${channelId}`;
 }
 
-/**
- * Options of a notify job: fixed id, retries with exponential backoff.
- *
- * @param config - `attempts`, and `backoffMs`: first retry delay in milliseconds.
- */
+/** Options of a notify job: fixed id, `config.attempts` attempts, exponential backoff from `config.backoffMs` (first retry delay, milliseconds). */
 export function notifyJobOptions(config: Pick<NotifyConfig, 'attempts' | 'backoffMs'>, flipId: string, channelId: string): JobsOptions {
   return {
     jobId: notifyJobId(flipId, channelId),
