@@ -1,6 +1,6 @@
 /**
- * The `worker` process (Procfile): consumes the BullMQ queues and runs the reconciliation sweep; with WORKER_METRICS_PORT set, it serves its
- * metrics there (shared/metrics-listener.ts). SIGTERM/SIGINT close the workers (active jobs finish), the queues, Redis and MongoDB, within 10 s.
+ * The `worker` process (Procfile): consumes the BullMQ queues and runs the reconciliation sweep; with WORKER_METRICS_PORT set, it serves its metrics
+ * there (shared/metrics-listener.ts). SIGTERM/SIGINT close the workers (active jobs finish), the queues, Redis and MongoDB, within 10 s.
  */
 import { connectDb, disconnectDb } from '../shared/db.js';
 import '../shared/models/index.js';

@@ -1,6 +1,6 @@
 /**
- * The worker process's processors, started and stopped together: the deadline path (shared/deadlines/), the alert path (shared/alerts/notify.ts),
- * the sweep, and the replay of dead web processes' ping journals. Used by `workers/main.ts` and by `npm start` (all in one).
+ * The worker process's processors, started and stopped together: the deadline path (shared/deadlines/), the alert path (shared/alerts/notify.ts), the
+ * sweep, and the replay of dead web processes' ping journals. Used by `workers/main.ts` and by `npm start` (all in one).
  */
 import type { Queue, Worker } from 'bullmq';
 import { deadlineWorker } from '../shared/deadlines/process.js';
@@ -23,8 +23,8 @@ export interface RunningWorkers {
 }
 
 /**
- * Starts every worker of `factories` ({@link WORKERS} unless a test narrows it), schedules the repeating sweep (and re-creates its scheduler should
- * a Redis flush delete it) and runs one sweep at once, so what was lost while no worker ran is back before the first interval.
+ * Starts every worker of `factories` ({@link WORKERS} unless a test narrows it), schedules the repeating sweep (and re-creates its scheduler should a
+ * Redis flush delete it) and runs one sweep at once, so what was lost while no worker ran is back before the first interval.
  * @throws the Redis error when the sweep cannot be scheduled.
  */
 export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerFactory[] = WORKERS): Promise<RunningWorkers> {

@@ -1,7 +1,7 @@
 /**
- * The ping journal's own Redis connection in the web process. It pipelines the commands issued in one tick into one write (ioredis
- * auto-pipelining): the journal appends of the pings read in one event-loop turn (server/ping/service.ts), and the deletions of the entries one
- * batch stored, each cost one write, not one per ping; and a ping's append does not wait behind the queue scripts on the main connection.
+ * The ping journal's own Redis connection in the web process. It pipelines the commands issued in one tick into one write (ioredis auto-pipelining):
+ * the journal appends of the pings read in one event-loop turn (server/ping/service.ts), and the deletions of the entries one batch stored, each cost
+ * one write, not one per ping; and a ping's append does not wait behind the queue scripts on the main connection.
  */
 import type { Redis } from 'ioredis';
 import { config } from '../../shared/config.js';

@@ -41,8 +41,8 @@ export interface Provisioned {
 }
 
 /**
- * Finds or creates the check with a lowercase `slug` in the ping key's project: name and slug set to the slug, the defaults of behaviour.md §1.8,
- * and all the project's channels.
+ * Finds or creates the check with a lowercase `slug` in the ping key's project: name and slug set to the slug, the defaults of behaviour.md §1.8, and
+ * all the project's channels.
  * @returns The check (`created` true when made here); `check` null when the project already has 2 × `checkLimit` checks; `ambiguous` when several
  *   checks with the slug appeared meanwhile.
  * @throws the driver's error when MongoDB fails.

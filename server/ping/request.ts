@@ -21,9 +21,9 @@ export interface PingBody {
 }
 
 /**
- * Reads the request body (not yet consumed), keeping its first `limitBytes` bytes. Bytes beyond that are read and dropped up to `capBytes` in all,
- * so a larger body is never rejected (behaviour.md §4.3 step 5); past `capBytes` reading stops at once, so a huge body is answered without waiting
- * for it (the caller closes the connection). Never rejects: a client that goes away leaves what arrived so far.
+ * Reads the request body (not yet consumed), keeping its first `limitBytes` bytes. Bytes beyond that are read and dropped up to `capBytes` in all, so
+ * a larger body is never rejected (behaviour.md §4.3 step 5); past `capBytes` reading stops at once, so a huge body is answered without waiting for
+ * it (the caller closes the connection). Never rejects: a client that goes away leaves what arrived so far.
  * @param limitBytes - Bytes to keep (config `pingBodyLimitBytes`, 10000).
  * @param capBytes - Bytes to read at most (config `pingBodyReadCapBytes`, 1 MiB); at least `limitBytes`.
  */

@@ -1,7 +1,7 @@
 /**
  * Turning a ping request into a recorded signal (behaviour.md §4.3): find the check (by UUID, or by ping key and slug, creating it for `create=1`),
- * check the exit status and rid, pick the action, journal it and apply it through the ping batcher (shared/pings/record.ts), the one code path
- * shared with inbound email. The HTTP side is server/ping/handler.ts.
+ * check the exit status and rid, pick the action, journal it and apply it through the ping batcher (shared/pings/record.ts), the one code path shared
+ * with inbound email. The HTTP side is server/ping/handler.ts.
  */
 import mongoose from 'mongoose';
 import { Check } from '../../shared/models/check.js';
@@ -42,8 +42,8 @@ export interface PingInput {
 
 /**
  * Dependencies of {@link handlePing}: `record` applies one ping (batched with concurrent ones, see shared/pings/record.ts); with a `journal`, each
- * ping is also journaled in Redis and answered per {@link acknowledged}: it waits for MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not
- * at all while `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
+ * ping is also journaled in Redis and answered per {@link acknowledged}: it waits for MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not at
+ * all while `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
  */
 export type PingDeps = RecordDeps & ProvisionDeps & {
   record(item: PingItem): Promise<number | null>;
@@ -122,8 +122,8 @@ async function targetOf(deps: PingDeps, input: PingInput): Promise<{ checkId: st
 }
 
 /**
- * Slug route (behaviour.md §4.3 steps 1–2): one project query by ping key, one check query by (project, slug); auto-provisioning when nothing
- * matches and `create=1`. The exit status and rid are checked before creating, so a rejected request leaves no check behind.
+ * Slug route (behaviour.md §4.3 steps 1–2): one project query by ping key, one check query by (project, slug); auto-provisioning when nothing matches
+ * and `create=1`. The exit status and rid are checked before creating, so a rejected request leaves no check behind.
  */
 async function findBySlug(deps: PingDeps, input: PingInput, target: { pingKey: string; slug: string }): Promise<{ checkId: string | null; created: boolean }> {
   if (target.slug !== target.slug.toLowerCase()) throw badUrl();

@@ -1,6 +1,6 @@
 /**
- * One delivery attempt of a claimed notification (behaviour.md §6 rule 5): skip what can no longer be sent, call the provider, record the outcome
- * if the attempt still holds the claim.
+ * One delivery attempt of a claimed notification (behaviour.md §6 rule 5): skip what can no longer be sent, call the provider, record the outcome if
+ * the attempt still holds the claim.
  */
 import type { Clock } from '../clock.js';
 import type { NotifyConfig } from '../config.js';
@@ -41,8 +41,8 @@ function whyNotSend(check: ClaimedAlert['check'], channel: ChannelDoc | null): s
 
 /**
  * Sends a claimed alert once: a notification that can no longer be sent is abandoned (`failed` with the reason); a failed attempt is recorded, the
- * notification `pending` again or, when `isFinal` says no attempt follows, `failed` (a permanent refusal also disables the channel). A delivered
- * one is left for {@link recordSent} to record, so the caller can free its slot first.
+ * notification `pending` again or, when `isFinal` says no attempt follows, `failed` (a permanent refusal also disables the channel). A delivered one
+ * is left for {@link recordSent} to record, so the caller can free its slot first.
  * @returns The delivery to record, or null when there was nothing to send.
  * @throws DeliveryError when the provider did not accept (after recording it); the MongoDB error when the outcome cannot be recorded (the claim's
  *   lease then runs out and the sweep puts the alert back).

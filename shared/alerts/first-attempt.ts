@@ -1,11 +1,9 @@
 /**
- * The alert path's fast lane: the deadline worker sends the notifications it
- * just inserted, claimed, itself (one read of their channels and checks, one
- * bulk record), instead of a notify job each. Their notify jobs wait until the
- * claim's lease ends: they find the alert delivered and skip, or retry it.
+ * The alert path's fast lane: the deadline worker sends the notifications it just inserted, claimed, itself (one read of their channels and checks,
+ * one bulk record), instead of a notify job each. Their notify jobs wait until the claim's lease ends: they find the alert delivered and skip, or
+ * retry it.
  *
- * Crash point: killed mid-send, the lease runs out and the notify job takes
- * the alert over (shared/alerts/notify.ts).
+ * Crash point: killed mid-send, the lease runs out and the notify job takes the alert over (shared/alerts/notify.ts).
  */
 import type { Queue } from 'bullmq';
 import type { Clock } from '../clock.js';
@@ -34,8 +32,7 @@ export interface FirstAttemptDeps {
 }
 
 /**
- * Sends each notification once, {@link FIRST_ATTEMPT_CONCURRENCY} at a time; a retryable
- * failure moves its notify job to `config.backoffMs` from now.
+ * Sends each notification once, {@link FIRST_ATTEMPT_CONCURRENCY} at a time; a retryable failure moves its notify job to `config.backoffMs` from now.
  *
  * @param claimed - Notifications claimed under `token` (shared/alerts/outbox.ts `fanOut`).
  * @throws the MongoDB error of the reads or the record (the notify jobs then take over).
@@ -68,8 +65,8 @@ export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonl
 }
 
 /**
- * Moves a notification's waiting notify job to `backoffMs` from now (its first retry); nothing when the job is gone
- * or running. A Redis error only leaves the retry at the lease's end: it must not stop the other sends' record.
+ * Moves a notification's waiting notify job to `backoffMs` from now (its first retry); nothing when the job is gone or running. A Redis error only
+ * leaves the retry at the lease's end: it must not stop the other sends' record.
  */
 async function hastenRetry(deps: FirstAttemptDeps, notification: NotificationDoc): Promise<void> {
   try {

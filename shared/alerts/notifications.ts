@@ -1,8 +1,8 @@
 /**
  * The notification state machine that makes delivery exactly-once per (flip, channel) (behaviour.md §6 rule 5). Every transition is a conditional
  * update: an attempt claims a `pending` notification, or a `sending` one whose lease ran out, under a fresh token; only the token's holder records
- * the outcome; `delivered` and `failed` are final. The one open window, a worker dying after the provider accepted but before `delivered` is
- * written, makes that alert at-least-once (README "Retries and delivery guarantee").
+ * the outcome; `delivered` and `failed` are final. The one open window, a worker dying after the provider accepted but before `delivered` is written,
+ * makes that alert at-least-once (README "Retries and delivery guarantee").
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
@@ -22,8 +22,8 @@ export interface NotificationKey {
 }
 
 /**
- * The `_id` of the notification of a flip through a channel: a UUID derived from both (SHA-1, the layout of a version 5 UUID), so a notify job
- * finds its notification by `_id` without reading it first, and a repeated fan-out produces the same ids.
+ * The `_id` of the notification of a flip through a channel: a UUID derived from both (SHA-1, the layout of a version 5 UUID), so a notify job finds
+ * its notification by `_id` without reading it first, and a repeated fan-out produces the same ids.
  */
 export function notificationIdOf(flipId: string, channelId: string): string {
   const hex = createHash('sha1').update(`${flipId}/${channelId}`).digest('hex');
@@ -105,8 +105,8 @@ export interface Delivered {
 }
 
 /**
- * Records delivered attempts with one bulk write of the notifications (each only if its attempt still holds the claim) and one of their channels
- * (the latest delivery). Sent to the driver as built: mongoose's casting cost more CPU than the requests.
+ * Records delivered attempts with one bulk write of the notifications (each only if its attempt still holds the claim) and one of their channels (the
+ * latest delivery). Sent to the driver as built: mongoose's casting cost more CPU than the requests.
  * @returns How many notifications were recorded (fewer: a claim was taken over).
  * @throws the MongoDB error.
  */
@@ -162,8 +162,8 @@ export async function recordFailed(
 }
 
 /**
- * Marks a claimed notification that can no longer be sent (its check or channel was deleted, the channel disabled, the check paused) as failed,
- * with `reason` as its error text; the channel's own delivery record is not touched. Nothing happens when another attempt holds the claim.
+ * Marks a claimed notification that can no longer be sent (its check or channel was deleted, the channel disabled, the check paused) as failed, with
+ * `reason` as its error text; the channel's own delivery record is not touched. Nothing happens when another attempt holds the claim.
  */
 export async function abandonNotification(notification: NotificationDoc, token: string, reason: string, now: Date): Promise<void> {
   await Notification.updateOne(

@@ -1,7 +1,7 @@
 /**
  * Batching of the notify jobs that run at once (shared/alerts/notify.ts): jobs started within {@link BATCH_WINDOW_MS} of each other claim their
- * notifications with one update and one read, read their channels and checks with one query each, and record their deliveries with one bulk write
- * of the notifications and one of their channels: a thousand alerts at once cost a handful of database round trips, not thousands.
+ * notifications with one update and one read, read their channels and checks with one query each, and record their deliveries with one bulk write of
+ * the notifications and one of their channels: a thousand alerts at once cost a handful of database round trips, not thousands.
  */
 import DataLoader from 'dataloader';
 import type { Clock } from '../clock.js';

@@ -1,8 +1,8 @@
 /**
- * The alert path, step 2: the `notify` queue's consumer delivers one flip through one channel (behaviour.md §6 rule 5). Each attempt first claims
- * the flip's notification document (shared/alerts/notifications.ts), so a job whose notification is delivered never sends again, and a job whose
- * worker died mid-delivery is taken over once its lease runs out. Network errors, timeouts, 429 and 5xx are retried with exponential backoff;
- * other refusals fail at once (UnrecoverableError).
+ * The alert path, step 2: the `notify` queue's consumer delivers one flip through one channel (behaviour.md §6 rule 5). Each attempt first claims the
+ * flip's notification document (shared/alerts/notifications.ts), so a job whose notification is delivered never sends again, and a job whose worker
+ * died mid-delivery is taken over once its lease runs out. Network errors, timeouts, 429 and 5xx are retried with exponential backoff; other refusals
+ * fail at once (UnrecoverableError).
  */
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../clock.js';
@@ -41,12 +41,12 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
 }
 
 /**
- * Processes one `notify` job (the flip's, check's and channel's ids): claims its notification while reading its channel and check, then
- * {@link sendClaimed} and {@link recordSent}.
+ * Processes one `notify` job (the flip's, check's and channel's ids): claims its notification while reading its channel and check, then {@link
+ * sendClaimed} and {@link recordSent}.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
  * @returns `delivered`, or `skipped` when there is nothing (more) to send.
- * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry; DelayedError after moving the job to when another
- *   attempt's lease ends.
+ * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry; DelayedError after moving the job to when another attempt's
+ *   lease ends.
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
   const payload = notifyPayload(job);

@@ -1,18 +1,15 @@
 /**
- * The alert path, step 1: completing the flips a check owes. The store wrote
- * each status change with its flip in the check's outbox; completing an entry
+ * The alert path, step 1: completing the flips a check owes. The store wrote each status change with its flip in the check's outbox; completing an
+ * entry
  *
- * 1. inserts the notifications of the check's alerting channels (one per flip
- *    and channel, unique: a repeat inserts nothing), claimed for the caller's
- *    own first attempt when it makes one (the deadline worker does);
- * 2. inserts the flip and adds one notify job per notification (fixed ids),
- *    due when that claim's lease ends, else at once;
+ * 1. inserts the notifications of the check's alerting channels (one per flip and channel, unique: a repeat inserts nothing), claimed for the
+ *    caller's own first attempt when it makes one (the deadline worker does);
+ * 2. inserts the flip and adds one notify job per notification (fixed ids), due when that claim's lease ends, else at once;
  * 3. pulls the entry from the check.
  *
- * Crash points: after any step the entry stays in the outbox, and whoever
- * completes it next (a retried deadline job, or the sweep once it is 10 s old)
- * repeats the steps; each is idempotent, so every flip and notification is
- * written exactly once (behaviour.md §6 rules 3–4). Delivery is shared/alerts/notify.ts.
+ * Crash points: after any step the entry stays in the outbox, and whoever completes it next (a retried deadline job, or the sweep once it is 10 s
+ * old) repeats the steps; each is idempotent, so every flip and notification is written exactly once (behaviour.md §6 rules 3–4). Delivery is
+ * shared/alerts/notify.ts.
  */
 import type { Types } from 'mongoose';
 import { insertNew } from '../db.js';
@@ -51,8 +48,8 @@ export interface FirstAttempt {
 }
 
 /**
- * The check's channels that alert on a flip into `status` (behaviour.md §6
- * rule 4): assigned, in the check's project, not disabled, not set to skip this direction.
+ * The check's channels that alert on a flip into `status` (behaviour.md §6 rule 4): assigned, in the check's project, not disabled, not set to skip
+ * this direction.
  */
 export function alertingChannels(check: OwingCheck, status: 'up' | 'down', channels: Map<string, ChannelDoc>): ChannelDoc[] {
   return check.channels
@@ -74,10 +71,8 @@ export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], 
 }
 
 /**
- * Steps 1–2 above for a whole batch, with one read of the channels, one insert
- * of notifications, one of flips and one add of jobs. A check paused by the
- * time its flip completes gets no alerts (behaviour.md §6). The caller pulls
- * the entries after it (`pullOwed`).
+ * Steps 1–2 above for a whole batch, with one read of the channels, one insert of notifications, one of flips and one add of jobs. A check paused by
+ * the time its flip completes gets no alerts (behaviour.md §6). The caller pulls the entries after it (`pullOwed`).
  *
  * @param now - When the flips are processed and the notifications created.
  * @param first - Claims the new notifications for the caller's attempt; their jobs then wait for the lease to end.

@@ -8,9 +8,9 @@ import type { WorkerDeps } from '../queues/deps.js';
 const REQUEUE_BATCH = 1000;
 
 /**
- * Puts back on the `notify` queue the notifications whose job was lost: still `pending` and untouched for `staleMs` (milliseconds), or `sending`
- * with a lease that ran out `staleMs` ago (indexed). BullMQ ignores the add while the job exists; a job kept as failed although its notification
- * got no outcome is retried.
+ * Puts back on the `notify` queue the notifications whose job was lost: still `pending` and untouched for `staleMs` (milliseconds), or `sending` with
+ * a lease that ran out `staleMs` ago (indexed). BullMQ ignores the add while the job exists; a job kept as failed although its notification got no
+ * outcome is retried.
  * @param deps - Queues, clock and `notify` settings (default `config.notify`).
  * @returns How many notify jobs were added (or found already queued).
  */

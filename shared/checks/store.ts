@@ -1,13 +1,9 @@
 /**
- * The check store, the only writer of a check's state. One rule: read, compute
- * the change with a pure function, write it with ONE update guarded by `rev`
- * (adding 1) that also pushes the flips it owes into the outbox; no match
- * means another writer came first: re-read and compute again.
+ * The check store, the only writer of a check's state. One rule: read, compute the change with a pure function, write it with ONE update guarded by
+ * `rev` (adding 1) that also pushes the flips it owes into the outbox; no match means another writer came first: re-read and compute again.
  *
- * Many checks are written with bulk writes, which report only how many
- * matched: a bulk with a miss is re-read and computed again whole, so a
- * computation must recognise its own change in the state it left (a down
- * check needs no deadline; a ping in `recentPings` is counted).
+ * Many checks are written with bulk writes, which report only how many matched: a bulk with a miss is re-read and computed again whole, so a
+ * computation must recognise its own change in the state it left (a down check needs no deadline; a ping in `recentPings` is counted).
  */
 import { Types } from 'mongoose';
 import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
@@ -47,10 +43,7 @@ export function readChecks(ids: readonly string[]): Promise<CheckDoc[]> {
   return Check.find({ _id: { $in: [...new Set(ids)] } }, PROJECTION).lean<CheckDoc[]>().exec();
 }
 
-/**
- * Reads the checks not down whose deadline is at most `now` (the `deadline`
- * index), earliest first, at most `limit`.
- */
+/** Reads the checks not down whose deadline is at most `now` (the `deadline` index), earliest first, at most `limit`. */
 export function readDue(now: Date, limit: number): Promise<CheckDoc[]> {
   return Check.find({ deadline: { $lte: now }, status: { $ne: 'down' } }, PROJECTION).sort({ deadline: 1 }).limit(limit).lean<CheckDoc[]>().exec();
 }
@@ -85,8 +78,8 @@ async function writeAll(writes: readonly { check: CheckDoc; change: CheckChange 
 }
 
 /**
- * Applies `compute` to each check with its own guarded write, all at once;
- * those whose write may have lost to another writer are re-read together and computed again.
+ * Applies `compute` to each check with its own guarded write, all at once; those whose write may have lost to another writer are re-read together and
+ * computed again.
  *
  * @returns Each check still existing, after its change, with the computation's result.
  * @throws Error when a check keeps changing under its writer; the driver's error.
@@ -116,8 +109,7 @@ export async function changeCheck<T>(check: CheckDoc | string, compute: Compute<
 }
 
 /**
- * Removes completed outbox entries (matched whole). Unguarded, and `rev` is
- * left alone: a pull commutes with every other write, which only push.
+ * Removes completed outbox entries (matched whole). Unguarded, and `rev` is left alone: a pull commutes with every other write, which only push.
  *
  * @throws the driver's error (the sweep completes and pulls what is left).
  */

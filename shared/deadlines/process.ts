@@ -1,18 +1,13 @@
 /**
- * The deadline path: when a check's deadline job fires, re-read the check
- * (MongoDB is the truth) and, where it really is past its deadline, store
- * `down` with its timeout flip owed in the same write (behaviour.md §2.5 rows
- * 12–13, §6 rule 2), then complete the flip (shared/alerts/outbox.ts) and
- * send its alerts' first attempts (shared/alerts/first-attempt.ts). A job
- * due early, twice, or after a newer ping never flips wrongly: the store
+ * The deadline path: when a check's deadline job fires, re-read the check (MongoDB is the truth) and, where it really is past its deadline, store
+ * `down` with its timeout flip owed in the same write (behaviour.md §2.5 rows 12–13, §6 rule 2), then complete the flip (shared/alerts/outbox.ts) and
+ * send its alerts' first attempts (shared/alerts/first-attempt.ts). A job due early, twice, or after a newer ping never flips wrongly: the store
  * computes from the check as stored.
  *
- * Deadlines due together are applied together: a batch of jobs also takes
- * every other check already due (the `deadline` index), so a thousand checks
+ * Deadlines due together are applied together: a batch of jobs also takes every other check already due (the `deadline` index), so a thousand checks
  * due in one instant go down in one pass, and their own jobs find them settled.
  *
- * Crash points: after the down write, the job's retry (or the sweep) finds the
- * check down with its entry still owed and completes it.
+ * Crash points: after the down write, the job's retry (or the sweep) finds the check down with its entry still owed and completes it.
  */
 import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
@@ -56,10 +51,8 @@ function deadlineChange(now: Date): Compute<DeadlineOutcome> {
 }
 
 /**
- * Applies the deadlines of a batch of checks and of every other check due
- * now (up to {@link MAX_BATCH}): stores `down` where it is due, moves the job
- * of a check not due yet, and completes every flip the checks owe (a crashed
- * earlier attempt's included).
+ * Applies the deadlines of a batch of checks and of every other check due now (up to {@link MAX_BATCH}): stores `down` where it is due, moves the job
+ * of a check not due yet, and completes every flip the checks owe (a crashed earlier attempt's included).
  *
  * @param checkIds - Check UUIDs; repeats are applied once.
  * @returns What was done, per check UUID still existing.
@@ -104,8 +97,7 @@ export function deadlinePayload(job: Pick<Job<unknown>, 'data'>): DeadlinePayloa
 }
 
 /**
- * Starts the `deadlines` consumer, `settings.deadlineConcurrency` jobs at a
- * time; jobs started within {@link BATCH_WINDOW_MS} of each other share one
+ * Starts the `deadlines` consumer, `settings.deadlineConcurrency` jobs at a time; jobs started within {@link BATCH_WINDOW_MS} of each other share one
  * {@link applyDeadlines}.
  */
 export function deadlineWorker(deps: WorkerDeps): Worker<DeadlinePayload, DeadlineOutcome | undefined> {

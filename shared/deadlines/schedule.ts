@@ -1,8 +1,8 @@
 /**
- * A check's deadline in Redis: ONE delayed job of the `deadlines` queue per check (deduplication id `deadline-<uuid>`), due at `Check.deadline`,
- * the truth, or before it. A write that brings a deadline earlier replaces the job; a ping that only pushes it later leaves the job to fire early,
- * and the worker then moves it. The job only wakes a worker, which re-reads the check (shared/deadlines/process.ts); the sweep repairs a lost job
- * from MongoDB's `deadline` index.
+ * A check's deadline in Redis: ONE delayed job of the `deadlines` queue per check (deduplication id `deadline-<uuid>`), due at `Check.deadline`, the
+ * truth, or before it. A write that brings a deadline earlier replaces the job; a ping that only pushes it later leaves the job to fire early, and
+ * the worker then moves it. The job only wakes a worker, which re-reads the check (shared/deadlines/process.ts); the sweep repairs a lost job from
+ * MongoDB's `deadline` index.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { DeadlinePayload } from '../queues/payloads.js';
@@ -23,8 +23,8 @@ export interface DeadlineAt {
 const RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 1000 } as const satisfies JobsOptions;
 
 /**
- * A check's deadline job, delayed (milliseconds) from `now`. With `replace`, it replaces the check's pending job (one added while that job is
- * running is created when it finishes, so a move is never lost); without, a pending job is left as it is.
+ * A check's deadline job, delayed (milliseconds) from `now`. With `replace`, it replaces the check's pending job (one added while that job is running
+ * is created when it finishes, so a move is never lost); without, a pending job is left as it is.
  */
 function jobOf({ checkId, at }: DeadlineAt, now: Date, replace: boolean): { name: string; data: DeadlinePayload; opts: JobsOptions } {
   const id = deadlineJobKey(checkId);

@@ -1,7 +1,7 @@
 /**
- * The reconciliation sweep: MongoDB is the truth and Redis only wakes workers, so a lost Redis (flush, failover, a failed add) and a crashed
- * process lose nothing. Every `SWEEP_INTERVAL_MS` it adds the deadline jobs Redis lost, completes flips left owed in checks' outboxes, and
- * re-queues alerts whose notify jobs were lost. Every step is idempotent and uses an index: two sweeps at once, or one racing a ping, do no harm.
+ * The reconciliation sweep: MongoDB is the truth and Redis only wakes workers, so a lost Redis (flush, failover, a failed add) and a crashed process
+ * lose nothing. Every `SWEEP_INTERVAL_MS` it adds the deadline jobs Redis lost, completes flips left owed in checks' outboxes, and re-queues alerts
+ * whose notify jobs were lost. Every step is idempotent and uses an index: two sweeps at once, or one racing a ping, do no harm.
  */
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -51,8 +51,8 @@ async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promis
 
 /**
  * One sweep:
- * 1. Every check not down whose deadline is at most two sweep intervals ahead gets its deadline job if Redis has none, so a lost job is back
- *    before it is due; a check still not down {@link OWED_STALE_MS} after its deadline gets its job replaced by one due now (late or lost).
+ * 1. Every check not down whose deadline is at most two sweep intervals ahead gets its deadline job if Redis has none, so a lost job is back before
+ *    it is due; a check still not down {@link OWED_STALE_MS} after its deadline gets its job replaced by one due now (late or lost).
  * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed.
  * 3. Every notification whose notify job was lost is put back on the queue.
  * @returns How many deadlines, flips and notifications were looked at or repaired.

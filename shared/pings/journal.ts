@@ -109,11 +109,11 @@ export class PingJournal {
 }
 
 /**
- * What a ping is answered: applied in MongoDB (its `n`, or null when the check is gone), or `journaled` when it is in the journal and MongoDB has
- * not answered within `ackMs` (milliseconds), or could not be reached. Without a journal entry (Redis failed), only MongoDB's answer counts.
+ * What a ping is answered: applied in MongoDB (its `n`, or null when the check is gone), or `journaled` when it is in the journal and MongoDB has not
+ * answered within `ackMs` (milliseconds), or could not be reached. Without a journal entry (Redis failed), only MongoDB's answer counts.
  * @param journaled - The journal append: the entry's stream id, or null when it failed.
- * @throws the application's error when the ping is not journaled, or failed for another reason than an unreachable database (a replay would fail
- *   the same way).
+ * @throws the application's error when the ping is not journaled, or failed for another reason than an unreachable database (a replay would fail the
+ *   same way).
  */
 export async function acknowledged(applied: Promise<number | null>, journaled: Promise<string | null>, ackMs: number): Promise<number | null | 'journaled'> {
   const never = (): Promise<never> => new Promise<never>(() => undefined);

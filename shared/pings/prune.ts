@@ -11,8 +11,8 @@ export const FLIP_RETENTION_MS = 93 * 24 * 3600 * 1000;
 /**
  * Deletes pings with `n ≤ newestN − ping_log_limit` (the newest ping's `n`, the check's project's limit), then the notifications older than the
  * oldest remaining ping, then flips older than both the oldest remaining ping and 93 days before `now`, the newest ping's time (behaviour.md §4.3
- * step 12). A notification still `pending` or `sending` is kept: it is the exactly-once guard of a delivery in progress; a later prune trims it
- * once it is delivered or failed.
+ * step 12). A notification still `pending` or `sending` is kept: it is the exactly-once guard of a delivery in progress; a later prune trims it once
+ * it is delivered or failed.
  * @throws the driver's error when MongoDB fails.
  */
 export async function pruneCheckHistory(check: Pick<CheckDoc, '_id' | 'projectId'>, newestN: number, now: Date): Promise<void> {

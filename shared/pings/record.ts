@@ -1,14 +1,10 @@
 /**
- * The ping path (behaviour.md §4.3 step 10, §2.5), HTTP and email alike; one
- * ping is a batch of one. Per check, ONE store write applies its pings in
- * arrival order: counts them, moves state and deadline, owes their flips,
- * remembers them in `recentPings`. Then the ping documents are inserted, the
- * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved
- * where a deadline came earlier.
+ * The ping path (behaviour.md §4.3 step 10, §2.5), HTTP and email alike; one ping is a batch of one. Per check, ONE store write applies its pings in
+ * arrival order: counts them, moves state and deadline, owes their flips, remembers them in `recentPings`. Then the ping documents are inserted, the
+ * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved where a deadline came earlier.
  *
- * Crash points: after the store write, a journaled ping's replay finds it in
- * `recentPings` and only inserts its document; owed flips and lost deadline
- * jobs are the sweep's.
+ * Crash points: after the store write, a journaled ping's replay finds it in `recentPings` and only inserts its document; owed flips and lost
+ * deadline jobs are the sweep's.
  */
 import DataLoader from 'dataloader';
 import type { Types } from 'mongoose';
@@ -57,9 +53,8 @@ interface Counted {
 }
 
 /**
- * Folds a check's pings, in arrival order, into one change. A ping already in
- * `recentPings` (a replay, or a write that won but was re-read) keeps its `n`
- * and changes nothing; the deadline before is then unknown, so its job is moved again.
+ * Folds a check's pings, in arrival order, into one change. A ping already in `recentPings` (a replay, or a write that won but was re-read) keeps its
+ * `n` and changes nothing; the deadline before is then unknown, so its job is moved again.
  */
 function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { change: { set: Partial<CheckDoc>; owe: OutboxFlip[] } | null; result: Counted } {
   const seen = new Map((check.recentPings ?? []).map((p) => [String(p._id), p]));
@@ -129,8 +124,8 @@ const MAX_BATCH = 500;
 const MAX_BATCHES_IN_FLIGHT = 2;
 
 /**
- * A batcher of pings: pings arriving within {@link BATCH_WINDOW_MS} of each
- * other share one {@link recordPings}, at most {@link MAX_BATCHES_IN_FLIGHT} at a time.
+ * A batcher of pings: pings arriving within {@link BATCH_WINDOW_MS} of each other share one {@link recordPings}, at most {@link
+ * MAX_BATCHES_IN_FLIGHT} at a time.
  *
  * @returns `load(item)` resolves with the ping's `n` (null when its check does not exist).
  */

@@ -1,10 +1,7 @@
 /**
- * Replaying the ping journal (shared/pings/journal.ts): entries whose
- * application to MongoDB failed, or was cut off by a kill -9 of their web
- * process, are applied again, each check's in journal order. A ping found
- * stored under its journal id is skipped; one its check counted but whose
- * document was not inserted (in the check's `recentPings`) only gets its
- * document. A replayed ping is recorded at replay time.
+ * Replaying the ping journal (shared/pings/journal.ts): entries whose application to MongoDB failed, or was cut off by a kill -9 of their web
+ * process, are applied again, each check's in journal order. A ping found stored under its journal id is skipped; one its check counted but whose
+ * document was not inserted (in the check's `recentPings`) only gets its document. A replayed ping is recorded at replay time.
  */
 import type { Redis } from 'ioredis';
 import { Ping } from '../models/ping.js';
@@ -39,8 +36,8 @@ async function applyEntry(deps: PingDeps, entry: JournalEntry): Promise<void> {
 }
 
 /**
- * Applies entries, checks in parallel, each check's in order. An entry failing
- * for another reason than an unreachable database would always fail: it is dropped.
+ * Applies entries, checks in parallel, each check's in order. An entry failing for another reason than an unreachable database would always fail: it
+ * is dropped.
  *
  * @throws the first unreachable-database error (the entries stay for the next replay).
  */
@@ -94,8 +91,7 @@ export async function openPingJournal(redis: Redis, deps: PingDeps): Promise<Pin
 }
 
 /**
- * Replays, then removes, the journal of every web process whose lease lapsed;
- * each journal is taken by one worker under a lock.
+ * Replays, then removes, the journal of every web process whose lease lapsed; each journal is taken by one worker under a lock.
  *
  * @throws the Redis or MongoDB error (what is left is replayed next time).
  */
