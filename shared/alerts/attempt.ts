@@ -11,9 +11,8 @@ import type { ChannelDoc } from '../models/channel.js';
 import type { CheckDoc } from '../models/check.js';
 import { deliver } from '../notify/deliver.js';
 import { alertOf } from '../notify/message.js';
-import { abandonNotification, recordDeliveredMany, recordFailed, type Delivered, type HeldNotification } from './notifications.js';
+import { abandonNotification, recordFailed, type Delivered, type HeldNotification } from './notifications.js';
 import { DeliveryError } from '../notify/types.js';
-import type { NotifyBatchers } from './notify-batch.js';
 
 const log = logger.child({ module: 'alert-attempt' });
 const MS_PER_SECOND = 1000;
@@ -24,11 +23,10 @@ export interface ClaimedAlert extends HeldNotification {
   channel: ChannelDoc | null;
 }
 
-/** What an attempt needs; with `batch`, deliveries are recorded together with those of the attempts finishing at the same time. */
+/** What an attempt needs: clock and alert settings. */
 export interface AttemptDeps {
   clock: Clock;
   config: NotifyConfig;
-  batch?: Pick<NotifyBatchers, 'delivered'>;
 }
 
 /** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
@@ -42,7 +40,7 @@ function whyNotSend(check: ClaimedAlert['check'], channel: ChannelDoc | null): s
 /**
  * Sends a claimed alert once: a notification that can no longer be sent is abandoned (`failed` with the reason); a failed attempt is recorded, the
  * notification `pending` again or, when `isFinal` says no attempt follows, `failed` (a permanent refusal also disables the channel). A delivered one
- * is left for {@link recordSent} to record, so the caller can free its slot first.
+ * is left for the caller to record (in bulk, with others), so it can free its slot first.
  * @returns The delivery to record, or null when there was nothing to send.
  * @throws DeliveryError when the provider did not accept (after recording it); the MongoDB error when the outcome cannot be recorded (the claim's
  *   lease then runs out and the sweep puts the alert back).
@@ -69,16 +67,4 @@ export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: Delive
   const now = deps.clock();
   observeAlertSeconds((now.getTime() - notification.flipCreated.getTime()) / MS_PER_SECOND);
   return { notification, token, started, now };
-}
-
-/**
- * Records a delivery {@link sendClaimed} made, if the attempt still holds the claim; with `deps.batch`, together with the others recorded then.
- * @throws the MongoDB error (the claim's lease then runs out, and the alert is sent again: at least once).
- */
-export async function recordSent(sent: Delivered, deps: AttemptDeps): Promise<void> {
-  if (deps.batch) {
-    await deps.batch.delivered.load(sent);
-  } else if ((await recordDeliveredMany([sent])) === 0) {
-    log.warn({ flipId: sent.notification.flipId, channelId: sent.notification.channelId }, 'claim was taken over during a slow delivery; the alert may have gone twice');
-  }
 }

@@ -8,14 +8,12 @@
 import type { Queue } from 'bullmq';
 import type { Clock } from '../clock.js';
 import type { NotifyConfig } from '../config.js';
-import { Channel, type ChannelDoc } from '../models/channel.js';
-import { Check, type CheckDoc } from '../models/check.js';
 import type { NotificationDoc } from '../models/notification.js';
 import { DeliveryError } from '../notify/types.js';
 import { notifyJobId } from '../queues/notify.js';
 import type { NotifyPayload } from '../queues/payloads.js';
 import { sendClaimed } from './attempt.js';
-import { ALERT_CHECK_FIELDS } from './notify-batch.js';
+import { readAlertTargets } from './notify-batch.js';
 import { recordDeliveredMany, type Delivered } from './notifications.js';
 import { logger } from '../logger.js';
 
@@ -39,18 +37,13 @@ export interface FirstAttemptDeps {
  */
 export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonly NotificationDoc[], token: string): Promise<void> {
   if (claimed.length === 0) return;
-  const [channels, checks] = await Promise.all([
-    Channel.find({ _id: { $in: [...new Set(claimed.map((n) => n.channelId))] } }).lean<ChannelDoc[]>(),
-    Check.find({ _id: { $in: [...new Set(claimed.map((n) => n.checkId))] } }, ALERT_CHECK_FIELDS).lean<CheckDoc[]>(),
-  ]);
-  const channelById = new Map(channels.map((c) => [c._id, c]));
-  const checkById = new Map(checks.map((c) => [c._id, c]));
+  const targetOf = await readAlertTargets(claimed);
   const isFinal = (error: DeliveryError) => !error.retryable || deps.config.attempts <= 1;
   const delivered: Delivered[] = [];
   const queue = [...claimed];
   const sendNext = async (): Promise<void> => {
     for (let notification = queue.shift(); notification; notification = queue.shift()) {
-      const alert = { notification, token, check: checkById.get(notification.checkId) ?? null, channel: channelById.get(notification.channelId) ?? null };
+      const alert = { notification, token, ...targetOf(notification) };
       try {
         const sent = await sendClaimed(alert, isFinal, deps);
         if (sent) delivered.push(sent);

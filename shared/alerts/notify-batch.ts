@@ -13,7 +13,7 @@ import type { NotifyPayload } from '../queues/payloads.js';
 
 const log = logger.child({ module: 'notify-batch' });
 /** The check fields an alert uses. */
-export const ALERT_CHECK_FIELDS = Object.freeze({ name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
+const ALERT_CHECK_FIELDS = Object.freeze({ name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
 
 /** A job's claim, with its channel and check as read alongside (null when deleted). */
 export interface Prepared {
@@ -33,18 +33,23 @@ const BATCH_WINDOW_MS = 2;
 /** Most jobs in one batch. */
 const MAX_BATCH = 500;
 
+/** Reads the channels and checks (alert fields) of notifications, one query each; a deleted one is null. */
+export async function readAlertTargets(keys: readonly { channelId: string; checkId: string }[]): Promise<(key: { channelId: string; checkId: string }) => Pick<Prepared, 'channel' | 'check'>> {
+  const [channels, checks] = await Promise.all([
+    Channel.find({ _id: { $in: [...new Set(keys.map((k) => k.channelId))] } }).lean<ChannelDoc[]>(),
+    Check.find({ _id: { $in: [...new Set(keys.map((k) => k.checkId))] } }, ALERT_CHECK_FIELDS).lean<CheckDoc[]>(),
+  ]);
+  const channelById = new Map(channels.map((c) => [c._id, c]));
+  const checkById = new Map(checks.map((c) => [c._id, c]));
+  return (key) => ({ channel: channelById.get(key.channelId) ?? null, check: checkById.get(key.checkId) ?? null });
+}
+
 /** The batchers of a notify worker; `leaseMs` is each claim's lease, milliseconds (see `leaseMsOf`). */
 export function notifyBatchers(clock: Clock, leaseMs: number): NotifyBatchers {
   const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run: () => void) => setTimeout(run, BATCH_WINDOW_MS) };
   const prepare = new DataLoader<NotifyPayload, Prepared>(async (payloads) => {
-    const [claims, channels, checks] = await Promise.all([
-      claimNotifications(payloads, leaseMs, clock()),
-      Channel.find({ _id: { $in: [...new Set(payloads.map((p) => p.channelId))] } }).lean<ChannelDoc[]>(),
-      Check.find({ _id: { $in: [...new Set(payloads.map((p) => p.checkId))] } }, ALERT_CHECK_FIELDS).lean<CheckDoc[]>(),
-    ]);
-    const channelById = new Map(channels.map((c) => [c._id, c]));
-    const checkById = new Map(checks.map((c) => [c._id, c]));
-    return payloads.map((p, i) => ({ claim: claims[i], channel: channelById.get(p.channelId) ?? null, check: checkById.get(p.checkId) ?? null }));
+    const [claims, targetOf] = await Promise.all([claimNotifications(payloads, leaseMs, clock()), readAlertTargets(payloads)]);
+    return payloads.map((p, i) => ({ claim: claims[i], ...targetOf(p) }));
   }, options);
   const delivered = new DataLoader<Delivered, void>(async (items) => {
     const recorded = await recordDeliveredMany(items);

@@ -7,11 +7,9 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Clock } from '../clock.js';
 import { config as appConfig, type NotifyConfig } from '../config.js';
-import { Channel, type ChannelDoc } from '../models/channel.js';
-import { Check, type CheckDoc } from '../models/check.js';
-import { claimNotification, type Delivered } from './notifications.js';
-import { recordSent, sendClaimed } from './attempt.js';
-import { ALERT_CHECK_FIELDS, notifyBatchers, type NotifyBatchers, type Prepared } from './notify-batch.js';
+import type { Delivered } from './notifications.js';
+import { sendClaimed } from './attempt.js';
+import { notifyBatchers, type NotifyBatchers } from './notify-batch.js';
 import { DeliveryError } from '../notify/types.js';
 import { workerOptions } from '../queues/index.js';
 import { QueueName } from '../queues/names.js';
@@ -22,17 +20,7 @@ import type { WorkerDeps } from '../queues/deps.js';
 export interface NotifyWorkerDeps {
   clock: Clock;
   config: NotifyConfig;
-  batch?: NotifyBatchers;
-}
-
-/** Claims the job's notification and reads its channel and check, alone (one round trip). */
-async function prepareAlone(payload: NotifyPayload, deps: NotifyWorkerDeps): Promise<Prepared> {
-  const [claim, channel, check] = await Promise.all([
-    claimNotification({ flipId: payload.flipId, channelId: payload.channelId }, leaseMsOf(deps.config), deps.clock()),
-    Channel.findById(payload.channelId).lean<ChannelDoc>(),
-    Check.findById(payload.checkId, ALERT_CHECK_FIELDS).lean<CheckDoc>(),
-  ]);
-  return { claim, channel, check };
+  batch: NotifyBatchers;
 }
 
 /** How long an attempt holds its claim, milliseconds: twice the attempt timeout (it gives up at one, then records). */
@@ -42,7 +30,7 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
 
 /**
  * Processes one `notify` job (the flip's, check's and channel's ids): claims its notification while reading its channel and check, then {@link
- * sendClaimed} and {@link recordSent}.
+ * sendClaimed}, then records the delivery with the others recorded at the same time.
  * @param token - The job's lock token (to delay the job while another attempt holds the claim).
  * @returns `delivered`, or `skipped` when there is nothing (more) to send.
  * @throws UnrecoverableError for a refusal that will not change; DeliveryError to retry; DelayedError after moving the job to when another attempt's
@@ -50,7 +38,7 @@ export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): numbe
  */
 export async function processNotify(job: Job<unknown>, token: string | undefined, deps: NotifyWorkerDeps): Promise<'delivered' | 'skipped'> {
   const payload = notifyPayload(job);
-  const { claim, channel, check } = await (deps.batch ? deps.batch.prepare.load(payload) : prepareAlone(payload, deps));
+  const { claim, channel, check } = await deps.batch.prepare.load(payload);
   if (claim.kind === 'done') return 'skipped';
   if (claim.kind === 'busy') {
     await job.moveToDelayed(claim.until.getTime(), token);
@@ -66,7 +54,7 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
     throw err;
   }
   if (!sent) return 'skipped';
-  await recordSent(sent, deps);
+  await deps.batch.delivered.load(sent);
   return 'delivered';
 }
 

@@ -10,7 +10,8 @@ import { Notification, type NotificationDoc } from '../../../shared/models/notif
 import { INTERRUPTED } from '../../../shared/alerts/notifications.js';
 import { notifyJobId } from '../../../shared/queues/notify.js';
 import { recordTestFlip } from '../../helpers/flips.js';
-import { processNotify } from '../../../shared/alerts/notify.js';
+import { leaseMsOf, processNotify } from '../../../shared/alerts/notify.js';
+import { notifyBatchers } from '../../../shared/alerts/notify-batch.js';
 import { buildChannel, buildCheck, buildProject } from '../../helpers/factories.js';
 import { testContext } from '../../helpers/hooks.js';
 import { startReceiver, type Receiver, type Reply } from '../../helpers/receiver.js';
@@ -42,7 +43,7 @@ describe('shared/alerts/notify (delivery of one flip through one channel)', () =
     const config = testNotifyConfig(receiver.url);
     await between();
     const job = { data: { flipId, checkId, channelId }, attemptsMade: 0, opts: {} } as Job;
-    return processNotify(job, undefined, { clock: systemClock, config });
+    return processNotify(job, undefined, { clock: systemClock, config, batch: notifyBatchers(systemClock, leaseMsOf(config)) });
   }
   const start = (overrides = {}) => workers.push(startAlertWorkers(testNotifyConfig(receiver.url, overrides)));
   const settled = () =>
