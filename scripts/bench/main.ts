@@ -246,7 +246,7 @@ async function main(): Promise<void> {
       const scaled = await load(origin, scale.paths, { connections: opts.connections, durationS: opts.duration });
       out('| measure | value |\n|---|---|');
       out(`| setup (insert + schedule), s | ${(scale.setupMs / 1000).toFixed(1)} |`);
-      out(`| Redis bytes per check (its deadline index entry and timer job) | ${Math.round(scale.redisBytesPerCheck)} |`);
+      out(`| Redis bytes per check (its one delayed deadline job) | ${Math.round(scale.redisBytesPerCheck)} |`);
       out(`| sweep pass, ms (deadlines re-added: ${scale.sweepDeadlines}) | ${scale.sweepMs} |`);
       out(`| ping p50 / p99 ms, pings/s, at ${opts.scale} checks | ${scaled.p50Ms} / ${scaled.p99Ms}, ${Math.round(scaled.rps)} |`);
       out(`| ping p50 at ${opts.checks} checks (above) | ${service ? service.p50Ms : 'not measured (throughput phase not run)'} |`);

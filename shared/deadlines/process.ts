@@ -4,8 +4,8 @@
  * send its alerts' first attempts (shared/alerts/first-attempt.ts). A job due early, twice, or after a newer ping never flips wrongly: the store
  * computes from the check as stored.
  *
- * Deadlines due together are applied together: a batch of jobs also takes every other check already due (the `deadline` index), so a thousand checks
- * due in one instant go down in one pass, and their own jobs find them settled.
+ * Deadlines due together are applied together: a batch of jobs also takes every other check already due (the `deadline` index), one such pass at a
+ * time per process, so a thousand checks due in one instant go down in one pass, and their own jobs find them settled.
  *
  * Crash points: after the down write, the job's retry (or the sweep) finds the check down with its entry still owed and completes it.
  */
@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
-import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Applied, type Compute } from '../checks/store.js';
+import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../checks/store.js';
 import { fanOut } from '../alerts/outbox.js';
 import { sendFirstAttempts } from '../alerts/first-attempt.js';
 import { leaseMsOf } from '../alerts/notify.js';
@@ -36,8 +36,8 @@ const BATCH_WINDOW_MS = 2;
 /** Most jobs applied in one batch. */
 const MAX_BATCH = 1000;
 
-/** Whether a batch of this process is reading the due index. */
-let duePassRunning = false;
+/** The last down pass of this process: passes run one after another, so batches starting together never write the same checks. */
+let lastPass: Promise<unknown> = Promise.resolve();
 
 /** The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4). */
 function deadlineChange(now: Date): Compute<DeadlineOutcome> {
@@ -59,18 +59,14 @@ function deadlineChange(now: Date): Compute<DeadlineOutcome> {
  * @throws the MongoDB or Redis error; BullMQ retries the jobs.
  */
 export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'notify'>, checkIds: readonly string[]): Promise<Map<string, DeadlineOutcome>> {
-  const now = deps.clock();
-  // One pass over the due index at a time: batches starting together would all write the same checks.
-  const duePass = !duePassRunning;
-  duePassRunning ||= duePass;
-  let applied: Map<string, Applied<DeadlineOutcome>>;
-  try {
-    const [own, due] = await Promise.all([readChecks(checkIds), duePass ? readDue(now, MAX_BATCH) : []]);
+  const pass = lastPass.then(async () => {
+    const now = deps.clock();
+    const [own, due] = await Promise.all([readChecks(checkIds), readDue(now, MAX_BATCH)]);
     const checks = new Map([...own, ...due].map((check) => [check._id, check]));
-    applied = await changeChecks([...checks.values()], deadlineChange(now));
-  } finally {
-    if (duePass) duePassRunning = false;
-  }
+    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now)) };
+  });
+  lastPass = pass.catch(() => undefined);
+  const { now, applied } = await pass;
   crashPoint('deadline-stored');
   const results = [...applied.values()];
   const early = results.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
