@@ -38,6 +38,8 @@ const MAX_BATCH = 1000;
 
 /** The last down pass of this process: passes run one after another, so batches starting together never write the same checks. */
 let lastPass: Promise<unknown> = Promise.resolve();
+/** Outbox entries this process is completing now (ids): another batch leaves them alone, a retry after a failure or crash does not. */
+const completing = new Set<string>();
 
 /** The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4). */
 function deadlineChange(now: Date): Compute<DeadlineOutcome> {
@@ -70,13 +72,18 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
   crashPoint('deadline-stored');
   const results = [...applied.values()];
   const early = results.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
-  const owed = results.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
-  const notify = deps.notify ?? appConfig.notify;
-  const first = { token: randomUUID(), leaseMs: leaseMsOf(notify) };
-  const [claimed] = await Promise.all([fanOut({ queues: deps.queues, notify }, owed, deps.clock(), first), scheduleDeadlines(deps.queues.deadlines, early, now)]);
-  // Alerts first: the pull only tidies (a crash before it leaves a repeat that inserts nothing).
-  await sendFirstAttempts({ notifyQueue: deps.queues.notify, clock: deps.clock, config: notify }, claimed, first.token);
-  await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
+  const owed = results.flatMap(({ check }) => check.outbox.filter((e) => !completing.has(String(e._id))).map((entry) => ({ check, entry })));
+  for (const { entry } of owed) completing.add(String(entry._id));
+  try {
+    const notify = deps.notify ?? appConfig.notify;
+    const first = { token: randomUUID(), leaseMs: leaseMsOf(notify) };
+    const [claimed] = await Promise.all([fanOut({ queues: deps.queues, notify }, owed, deps.clock(), first), scheduleDeadlines(deps.queues.deadlines, early, now)]);
+    // Alerts first: the pull only tidies (a crash before it leaves a repeat that inserts nothing).
+    await sendFirstAttempts({ notifyQueue: deps.queues.notify, clock: deps.clock, config: notify }, claimed, first.token);
+    await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
+  } finally {
+    for (const { entry } of owed) completing.delete(String(entry._id));
+  }
   for (const { check, result } of results) if (result === 'flipped') log.info({ checkId: check._id }, 'check went down');
   return new Map(results.map(({ check, result }) => [check._id, result]));
 }
