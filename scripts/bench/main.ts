@@ -18,8 +18,13 @@
  * several), so that their figures are those of one core, beside the load
  * generator, the worker and the databases.
  *
+ * With `--reference-url` (a Healthchecks already running on 127.0.0.1, with a project API key in
+ * `--reference-key`), the throughput phase puts the same load on the reference too,
+ * over as many checks made through its API, and counts what it stored the same way.
+ *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale] [--web-cpu N|none]
+ *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -38,6 +43,7 @@ import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.
 import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
 import { measureScale } from './scale.js';
+import { createReferenceChecks, deleteReferenceChecks, loadReference, localOrigin, referenceNPings, type Reference } from './reference.js';
 import { summarize, type Summary } from './stats.js';
 
 const RUN = `hc_bench_${process.pid}`;
@@ -80,11 +86,20 @@ const program = new Command('bench')
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
   .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
   .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
-  .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu());
+  .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
+  .option('--reference-url <url>', 'a Healthchecks running on 127.0.0.1 to put the same ping load on', localOrigin, process.env.REFERENCE_URL)
+  .option('--reference-key <key>', 'a read-write API key of its project', process.env.REFERENCE_API_KEY)
+  .option('--reference-server <text>', 'how it is served, for its row', process.env.REFERENCE_SERVER ?? 'server not given')
+  .option('--reference-pid <n>', 'its server\'s master process, for CPU time per request', count, process.env.REFERENCE_PID ? Number(process.env.REFERENCE_PID) : undefined);
 program.parse();
 const opts = program.opts<{
   checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[]; webCpu: number | undefined;
+  referenceUrl?: string; referenceKey?: string; referenceServer: string; referencePid?: number;
 }>();
+if (opts.referenceUrl !== undefined && opts.referenceKey === undefined) program.error('--reference-url needs --reference-key (or REFERENCE_API_KEY)');
+/** The reference under the same load, when one is given. */
+const reference: Reference | undefined = opts.referenceUrl === undefined || opts.referenceKey === undefined
+  ? undefined : { origin: opts.referenceUrl, apiKey: opts.referenceKey, pid: opts.referencePid };
 const runs = (phase: Phase): boolean => opts.phases.includes(phase);
 
 function withPath(uri: string, path: string): string {
@@ -143,9 +158,25 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * The same load against the reference: as many checks made (and pinged once) through its API, the load, the
+ * pings it stored (the sum of their n_pings, as for ours), then the checks deleted.
+ */
+async function measureReference(ref: Reference): Promise<{ result: LoadResult; stored: number }> {
+  const uuids = await createReferenceChecks(ref, opts.checks, opts.connections);
+  try {
+    const before = await referenceNPings(ref, uuids);
+    const result = await loadReference(ref, uuids.map((uuid) => `/ping/${uuid}`), { connections: opts.connections, durationS: opts.duration });
+    return { result, stored: (await referenceNPings(ref, uuids)) - before };
+  } finally {
+    await deleteReferenceChecks(ref, uuids, opts.connections);
+  }
+}
+
+/**
  * The throughput phase: the ping load against the web process as configured, then against bare node:http
  * (the ceiling), then against the journal-first web process (PING_ACK_MS=0: answered once in Redis, whatever
- * the database's speed), in one table with each server's CPU time per request, with the pings stored against the 200s.
+ * the database's speed), then against the reference when one is given, in one table with each server's CPU
+ * time per request, with the pings stored against the 200s.
  *
  * @param web - The web process as configured, and its origin; `journalWeb` the journal-first one.
  * @returns The load against the configured web process.
@@ -169,11 +200,15 @@ async function measureThroughput(web: Served, journalWeb: Served, paths: string[
   const journaled = await loadOf(journalWeb.child, journalWeb.origin, paths, shape);
   const loadEnded = Date.now();
   const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
+  /** Seconds from the end of the load until MongoDB had every ping answered from the journal. */
+  const catchUpS = (Date.now() - loadEnded) / 1000;
   const journalStored = (await nPingsOf(ids)) - journalBefore;
+  const ref = reference === undefined ? undefined : await measureReference(reference);
   out('| target | pings/s | p50 ms | p99 ms | requests | errors | CPU µs/request | ratio to bare node:http |\n|---|---|---|---|---|---|---|---|');
   out(loadRow('ping handler', service, bare));
   out(loadRow('ping handler, answered from the journal (PING_ACK_MS=0)', journaled, bare));
   out(loadRow('bare node:http', bare, bare));
+  if (ref) out(loadRow(`reference Healthchecks (${opts.referenceServer})`, ref.result, bare));
   const [j, b] = [journaled.cpuUsPerRequest, bare.cpuUsPerRequest];
   // CPU per request is the process's own cost, whatever else shares its core: a ceiling the load may not reach.
   if (j && b) out(`one core's worth of CPU: ${Math.round(1e6 / j)} pings/s answered from the journal, ${Math.round(1e6 / b)} requests/s of bare node:http (ratio ${(b / j).toFixed(3)})`);
@@ -181,7 +216,12 @@ async function measureThroughput(web: Served, journalWeb: Served, paths: string[
   const missing = (n: number, ok: number): string => (n >= ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)');
   out(`ping handler: 200 responses ${service.ok}; pings stored (sum of n_pings) ${stored}${missing(stored, service.ok)}`);
   out(`answered from the journal: 200 responses ${journaled.ok}; pings stored ${journalStored}${missing(journalStored, journaled.ok)}; `
-    + `MongoDB caught up ${caughtUp ? `${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'NOT within 600 s'}\n`);
+    + `MongoDB caught up ${caughtUp ? `${catchUpS.toFixed(1)} s after the load ended` : 'NOT within 600 s'}`);
+  if (ref) {
+    out(`reference Healthchecks: 200 responses ${ref.result.ok}; pings stored (sum of n_pings) ${ref.stored}${missing(ref.stored, ref.result.ok)}; `
+      + `ping handler / reference: ${(service.rps / ref.result.rps).toFixed(2)}x pings/s, answered from the journal / reference: ${(journaled.rps / ref.result.rps).toFixed(2)}x`);
+  }
+  out();
   return service;
 }
 
