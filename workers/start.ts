@@ -2,7 +2,7 @@
  * The worker process's processors, started and stopped together: the deadline path (shared/deadlines/), the alert path (shared/alerts/notify.ts), the
  * sweep, and the replay of dead web processes' ping journals. Used by `workers/main.ts` and by `npm start` (all in one).
  */
-import type { Queue, Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import { deadlineWorker } from '../shared/deadlines/process.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from '../shared/deadlines/sweep.js';
 import { notifyWorker } from '../shared/alerts/notify.js';
@@ -28,28 +28,17 @@ export interface RunningWorkers {
  * @throws the Redis error when the sweep cannot be scheduled.
  */
 export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerFactory[] = WORKERS): Promise<RunningWorkers> {
+  const sweepQueue = await scheduleSweep(deps.connection, deps.settings.sweepIntervalMs);
   const workers = factories.map((build) => build(deps));
-  reportRedisOutages(deps.connection, log, workers);
+  reportRedisOutages(deps.connection, log, [...workers, sweepQueue]);
   for (const worker of workers) {
     worker.on('failed', (job, err) => log.warn({ err, queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed'));
   }
   const stopReplaying = replayJournals(deps);
-  const stopTaking = async (): Promise<void> => {
-    await stopReplaying();
-    await Promise.all(workers.map((w) => w.close()));
-  };
-  let sweepQueue: Queue;
-  try {
-    sweepQueue = await scheduleSweep(deps.connection, deps.settings.sweepIntervalMs);
-  } catch (err) {
-    await stopTaking();
-    throw err;
-  }
-  reportRedisOutages(deps.connection, log, [sweepQueue]);
   const stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
   const close = async (): Promise<void> => {
-    await stopWatching();
-    await stopTaking();
+    await Promise.all([stopWatching(), stopReplaying()]);
+    await Promise.all(workers.map((w) => w.close()));
     await sweepQueue.close();
   };
   await runSweep(deps).catch((err: unknown) => log.error({ err }, 'first sweep failed; the scheduler retries'));

@@ -9,7 +9,7 @@ import { Project } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
 import type { Signal } from '../../shared/domain/status.js';
 import type { PingDeps as RecordDeps, PingItem, PingMeta } from '../../shared/pings/record.js';
-import { provisionCheck, type ProvisionDeps } from './provision.js';
+import { provisionCheck, type ProvisionDeps } from '../services/provision.js';
 import type { KnownChecks } from './known-checks.js';
 import { acknowledged, entryOf, type PingJournal } from '../../shared/pings/journal.js';
 import { resolverOf } from '../../shared/pings/resolve.js';
@@ -92,7 +92,7 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
     .then(() => settle(false), (err: unknown) => settle(isDatabaseUnavailable(err)))
     .finally(() => journal.inFlight.delete(entry.id));
   if (journaled !== null && ackMs === 0) return created ? 201 : 200;
-  if ((await acknowledged(applied, Promise.resolve(journaled), ackMs)) === null) {
+  if ((await acknowledged(applied, journaled !== null, ackMs)) === null) {
     deps.known?.forget(checkId);
     throw notFound();
   }

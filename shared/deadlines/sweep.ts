@@ -10,7 +10,7 @@ import { config as appConfig } from '../config.js';
 import { bullOptions, workerOptions } from '../queues/index.js';
 import { QueueName } from '../queues/names.js';
 import type { WorkerDeps } from '../queues/deps.js';
-import { completeOwed } from '../alerts/outbox.js';
+import { completeOwed, type OwingCheck } from '../alerts/outbox.js';
 import { requeueStaleNotifications } from '../alerts/requeue.js';
 import { scheduleDeadlines } from './schedule.js';
 import { logger } from '../logger.js';
@@ -23,6 +23,9 @@ export const OWED_STALE_MS = 10_000;
 /** The id of the repeating sweep job scheduler. */
 export const SWEEP_SCHEDULER_ID = 'sweep';
 
+/** A check with flips owed, as the sweep reads it. */
+type Owing = OwingCheck & Pick<CheckDoc, 'outbox'>;
+
 /** What one sweep did. */
 export interface SweepResult {
   /** Checks due within the horizon whose deadline job was added if missing. */
@@ -31,22 +34,6 @@ export interface SweepResult {
   flips: number;
   /** Notifications whose notify job was put back. */
   notifications: number;
-}
-
-/** Runs `fn` on successive batches of `source`, one batch in memory at a time; returns how many items there were. */
-async function inBatches<T>(source: AsyncIterable<T>, fn: (batch: T[]) => Promise<unknown>): Promise<number> {
-  let batch: T[] = [];
-  let count = 0;
-  for await (const item of source) {
-    batch.push(item);
-    if (batch.length === BATCH_SIZE) {
-      await fn(batch);
-      count += batch.length;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await fn(batch);
-  return count + batch.length;
 }
 
 /**
@@ -63,26 +50,26 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   const horizon = new Date(now.getTime() + 2 * deps.settings.sweepIntervalMs);
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
   const notify = deps.notify ?? appConfig.notify;
-  const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 })
-    .lean<Pick<CheckDoc, '_id' | 'deadline'>[]>()
-    .cursor({ batchSize: BATCH_SIZE });
-  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 })
-    .lean<Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'outbox'>[]>()
-    .cursor({ batchSize: BATCH_SIZE });
+  const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 }).lean<Pick<CheckDoc, '_id' | 'deadline'>>();
+  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 }).lean<Owing>();
+  // One batch of BATCH_SIZE documents in memory at a time.
+  const inBatches = { batchSize: BATCH_SIZE };
+  let deadlines = 0;
   let flips = 0;
-  const [deadlines] = await Promise.all([
-    inBatches(dueChecks, async (batch) => {
+  await Promise.all([
+    dueChecks.cursor(inBatches).eachAsync(async (batch: Pick<CheckDoc, '_id' | 'deadline'>[]) => {
+      deadlines += batch.length;
       const [overdue, ahead] = [batch.filter((c) => c.deadline! <= staleBefore), batch.filter((c) => c.deadline! > staleBefore)];
       await Promise.all([
         scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
         scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.deadline! })), now, false),
       ]);
-    }),
-    inBatches(owingChecks, async (batch) => {
+    }, inBatches),
+    owingChecks.cursor(inBatches).eachAsync(async (batch: Owing[]) => {
       const owed = batch.flatMap((check) => check.outbox.filter((e) => e.recorded <= staleBefore).map((entry) => ({ check, entry })));
       flips += owed.length;
       await completeOwed({ queues: deps.queues, notify }, owed, deps.clock());
-    }),
+    }, inBatches),
   ]);
   const notifications = await requeueStaleNotifications(deps, OWED_STALE_MS);
   if (flips + notifications > 0) log.info({ deadlines, flips, notifications }, 'sweep repaired');

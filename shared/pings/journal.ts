@@ -111,21 +111,16 @@ export class PingJournal {
 /**
  * What a ping is answered: applied in MongoDB (its `n`, or null when the check is gone), or `journaled` when it is in the journal and MongoDB has not
  * answered within `ackMs` (milliseconds), or could not be reached. Without a journal entry (Redis failed), only MongoDB's answer counts.
- * @param journaled - The journal append: the entry's stream id, or null when it failed.
  * @throws the application's error when the ping is not journaled, or failed for another reason than an unreachable database (a replay would fail the
  *   same way).
  */
-export async function acknowledged(applied: Promise<number | null>, journaled: Promise<string | null>, ackMs: number): Promise<number | null | 'journaled'> {
-  const never = (): Promise<never> => new Promise<never>(() => undefined);
-  const afterAck = async (): Promise<'journaled'> => {
-    if ((await journaled) === null) return never();
-    await new Promise((resolve) => setTimeout(resolve, ackMs));
-    return 'journaled';
-  };
-  const stored = applied.then((n) => n, never);
-  const failed = applied.then(never, async (err: unknown) => {
-    if (!isDatabaseUnavailable(err) || (await journaled) === null) throw err;
-    return 'journaled' as const;
+export async function acknowledged(applied: Promise<number | null>, journaled: boolean, ackMs: number): Promise<number | null | 'journaled'> {
+  if (!journaled) return applied;
+  let timer: NodeJS.Timeout | undefined;
+  const stored = applied.catch((err: unknown) => {
+    if (isDatabaseUnavailable(err)) return 'journaled' as const;
+    throw err;
   });
-  return Promise.race([stored, afterAck(), failed]);
+  const late = new Promise<'journaled'>((resolve) => (timer = setTimeout(resolve, ackMs, 'journaled')));
+  return Promise.race([stored, late]).finally(() => clearTimeout(timer));
 }
