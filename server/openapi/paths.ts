@@ -107,6 +107,13 @@ export const paths: { [key: string]: Json } = {
       parameters: [param('uuid'), param('n')], responses: { '200': text('The body.'), ...onCheck },
     },
   },
+  '/checks/{uuid}/notifications/': {
+    get: {
+      operationId: 'listNotifications', summary: "List the alerts a check's flips caused",
+      description: 'Newest first, at most 100, with each delivery\'s outcome and error. Read-write key only. An extension: the reference has no such endpoint.',
+      parameters: [param('uuid')], responses: { '200': json('The notification log.', 'NotificationList'), ...onCheck },
+    },
+  },
   '/checks/{code}/flips/': {
     get: {
       operationId: 'listFlips', summary: "List a check's flips, by its UUID or unique_key",

@@ -116,6 +116,26 @@ export const schemas: { [key: string]: Json } = {
     additionalProperties: false,
   },
   ChannelList: { type: 'object', required: ['channels'], properties: { channels: { type: 'array', items: ref('Channel') } }, additionalProperties: false },
+  Notification: {
+    type: 'object',
+    description: "One alert of one flip through one channel (an extension: the reference has no notification log). `outcome`: `delivered`; `failed` (no attempt left, or a final refusal); `skipped` (never sent: channel disabled or deleted, check paused or deleted); `pending` (waiting for its first attempt or a retry); `sending`.",
+    required: ['status', 'flip_timestamp', 'channel', 'channel_id', 'created', 'outcome', 'delivered', 'attempts', 'error'],
+    properties: {
+      status: { enum: ['up', 'down'] },
+      flip_timestamp: isoSeconds,
+      channel: { anyOf: [ref('Channel'), { type: 'null' }], description: 'The channel as it is now; null once deleted.' },
+      channel_id: { type: 'string', pattern: UUID_PATTERN },
+      created: isoSeconds,
+      outcome: { enum: ['delivered', 'failed', 'skipped', 'pending', 'sending'] },
+      delivered: nullable(isoSeconds),
+      attempts: { type: 'integer', minimum: 0, description: 'Attempts made, failed and interrupted ones included.' },
+      error: { type: 'string', description: "The last attempt's error (the provider's answer) or why it was skipped; empty when delivered or not tried yet." },
+    },
+    additionalProperties: false,
+  },
+  NotificationList: {
+    type: 'object', required: ['notifications'], properties: { notifications: { type: 'array', items: ref('Notification') } }, additionalProperties: false,
+  },
   BadgeUrls: {
     type: 'object',
     required: ['svg', 'svg3', 'json', 'json3', 'shields', 'shields3'],

@@ -8,6 +8,7 @@ import { checksRouter } from './checks.js';
 import { pingsRouter } from './pings.js';
 import { flipsRouter } from './flips.js';
 import { channelsRouter } from './channels.js';
+import { notificationsRouter } from './notifications.js';
 import { badgesRouter } from './badges.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { openApiDocument } from '../openapi/document.js';
@@ -18,6 +19,6 @@ export function apiRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const openapi = JSON.stringify(openApiDocument(config.baseUrl));
   endpoint(router, '/openapi.json', { GET: [(_req, res) => void res.type('application/json').send(openapi)] });
-  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), channelsRouter(), badgesRouter());
+  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), badgesRouter());
   return router;
 }

@@ -3,6 +3,7 @@ import type supertest from 'supertest';
 import { buildChannel, buildCheck, buildProject, http, type TestProject } from '../../helpers/factories.js';
 import { testClock } from '../../helpers/pings.js';
 import { ApiValidator } from './validator.js';
+import { Channel } from '../../../shared/models/channel.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 interface CallOptions {
@@ -99,6 +100,18 @@ describe('the OpenAPI description against real responses', () => {
     expect(Object.keys((await call('GET', '/badges/', '/badges/', { key: project.apiKeyReadonly })).body.badges)).to.have.length(3);
     expect((await call('GET', '/status/', '/status/')).text).to.equal('OK');
     expect((await call('GET', '/openapi.json', '/openapi.json')).body.openapi).to.equal('3.1.0');
+  });
+
+  it('matches the notification log, with a channel and after its deletion', async () => {
+    const project = await buildProject();
+    const channel = await buildChannel(project, { name: 'hook', kind: 'webhook', value: 'http://127.0.0.1:9/hook' });
+    const check = await buildCheck(project, { status: 'up', channels: [channel._id] });
+    await agent().get(`/ping/${check._id}/fail`).expect(200);
+    const path = `/checks/${check._id}/notifications/`;
+    const { body } = await call('GET', '/checks/{uuid}/notifications/', path, { key: project.apiKey });
+    expect(body.notifications.map((n: { outcome: string; channel: { id: string } }) => [n.outcome, n.channel.id])).to.deep.equal([['pending', channel._id]]);
+    await Channel.deleteOne({ _id: channel._id });
+    expect((await call('GET', '/checks/{uuid}/notifications/', path, { key: project.apiKey })).body.notifications[0].channel).to.equal(null);
   });
 
   // Runs last: the tests above must between them have called every documented operation successfully.
