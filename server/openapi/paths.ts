@@ -18,6 +18,9 @@ const keyed = { '401': response('Unauthorized') };
 /** Responses of every operation on one check. */
 const onCheck = { ...keyed, '403': response('OtherProject'), '404': response('NotFound') };
 const checkBody: Json = { required: false, content: { 'application/json': { schema: schema('CheckInput') } } };
+const channelBody: Json = { required: true, content: { 'application/json': { schema: schema('ChannelInput') } } };
+/** Responses of every operation on one channel. */
+const onChannel = { ...keyed, '403': json('The channel belongs to another project.', 'Error'), '404': json('No such channel.', 'Error') };
 /** The `components.parameters`. */
 export const parameters: { [key: string]: Json } = {
   uuid: { name: 'uuid', in: 'path', required: true, description: "The check's UUID, lowercase.", schema: { type: 'string', pattern: UUID_PATTERN } },
@@ -39,6 +42,8 @@ export const parameters: { [key: string]: Json } = {
     description: "`1` adds each ping's `exitstatus` (0–255 or null). An extension the dashboard uses; the reference does not expose it.",
     schema: { type: 'string', enum: ['1'] },
   },
+  channel: { name: 'channel', in: 'path', required: true, description: "The channel's UUID.", schema: { type: 'string', pattern: UUID_PATTERN } },
+  channelSettings: { name: 'settings', in: 'query', required: false, description: '`1` lists each channel with its masked settings.', schema: { type: 'string', enum: ['1'] } },
   flipsEnd: { name: 'end', in: 'query', required: false, description: 'Flips before this UNIX time.', schema: { type: 'integer', minimum: 0, maximum: 10_000_000_000 } },
 };
 
@@ -127,7 +132,30 @@ export const paths: { [key: string]: Json } = {
     },
   },
   '/channels/': {
-    get: { operationId: 'listChannels', summary: 'List integrations', description: 'Read-write key only.', responses: { '200': json('The integrations.', 'ChannelList'), ...keyed } },
+    get: {
+      operationId: 'listChannels', summary: 'List integrations',
+      description: "Read-write key only. With `?settings=1` (an extension) each entry is a ChannelSettings: settings with secrets masked, state, last delivery.",
+      parameters: [param('channelSettings')],
+      responses: { '200': { description: 'The integrations.', content: { 'application/json': { schema: { anyOf: [schema('ChannelList'), schema('ChannelSettingsList')] } } } }, ...keyed },
+    },
+    post: {
+      operationId: 'createChannel', summary: 'Create an integration',
+      description: 'An extension (the reference only lists them). Read-write key only. `kind` and `value` required.',
+      requestBody: channelBody,
+      responses: { '201': json('The integration, settings masked.', 'ChannelSettings'), '400': response('BadRequest'), ...keyed },
+    },
+  },
+  '/channels/{channel}': {
+    post: {
+      operationId: 'updateChannel', summary: 'Update an integration',
+      description: 'An extension. Only the members given change; a new `value` replaces the settings whole, a new `kind` needs its `value`. `disabled: false` re-enables a channel a permanent error disabled.',
+      parameters: [param('channel')], requestBody: channelBody,
+      responses: { '200': json('The integration, settings masked.', 'ChannelSettings'), '400': response('BadRequest'), ...onChannel },
+    },
+    delete: {
+      operationId: 'deleteChannel', summary: 'Delete an integration', description: 'An extension. Also unassigns it from every check.',
+      parameters: [param('channel')], responses: { '200': json('The deleted integration.', 'ChannelSettings'), ...onChannel },
+    },
   },
   '/badges/': {
     get: { operationId: 'listBadges', summary: 'List badge URLs per tag', description: 'One entry per tag, plus `*`.', responses: { '200': json('Badge URLs.', 'BadgeList'), ...keyed } },

@@ -116,6 +116,30 @@ export const schemas: { [key: string]: Json } = {
     additionalProperties: false,
   },
   ChannelList: { type: 'object', required: ['channels'], properties: { channels: { type: 'array', items: ref('Channel') } }, additionalProperties: false },
+  ChannelInput: {
+    type: 'object',
+    description: 'A channel to create or change. `value`: the kind\'s main setting as text (an address, a URL), or its settings as an object; every kind also takes `up` and `down` booleans.',
+    properties: {
+      kind: { type: 'string', description: 'One of the kinds the README lists.' },
+      name: { type: 'string', maxLength: 100 },
+      value: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+      disabled: { type: 'boolean' },
+    },
+  },
+  ChannelSettings: {
+    type: 'object',
+    description: 'An integration with its settings (defaults filled in, secrets masked: credentials as `…` and their last 4 characters, URLs as scheme and host, header values), its state and last delivery.',
+    required: ['id', 'name', 'kind', 'settings', 'disabled', 'last_error', 'last_notify'],
+    properties: {
+      id: { type: 'string', pattern: UUID_PATTERN }, name: { type: 'string' }, kind: { type: 'string' },
+      settings: { type: ['object', 'null'], description: 'Null when the stored value no longer parses.' },
+      disabled: { type: 'boolean' }, last_error: { type: 'string' }, last_notify: nullable(isoSeconds),
+    },
+    additionalProperties: false,
+  },
+  ChannelSettingsList: {
+    type: 'object', required: ['channels'], properties: { channels: { type: 'array', items: ref('ChannelSettings') } }, additionalProperties: false,
+  },
   Notification: {
     type: 'object',
     description: "One alert of one flip through one channel (an extension: the reference has no notification log). `outcome`: `delivered`; `failed` (no attempt left, or a final refusal); `skipped` (never sent: channel disabled or deleted, check paused or deleted); `pending` (waiting for its first attempt or a retry); `sending`.",

@@ -17,6 +17,9 @@ export const MESSAGES: Record<string, string> = {
   'schedule.invalid': '{{#label}} is not a valid cron or OnCalendar expression',
   'tz.invalid': '{{#label}} is not a valid timezone',
   'unique.item': "an item in 'unique' has unexpected value",
+  'any.required': '{{#label}} is missing',
+  'alternatives.types': '{{#label}} is not a string or an object',
+  'object.base': '{{#label}} is not an object',
 };
 
 /** Prefix of every payload validation message (behaviour.md §3.7). */

@@ -1,5 +1,5 @@
 /**
- * Creating, listing and deleting channels (integrations, behaviour.md §1.7).
+ * Creating, listing, updating and deleting channels (integrations, behaviour.md §1.7).
  * Shared so the admin CLI and any process that manages channels apply the
  * same rules; the kind's settings are checked by `shared/notify/kinds.ts`.
  */
@@ -54,6 +54,22 @@ export async function listChannels(projectId: string): Promise<ChannelDoc[]> {
   const project = await Project.exists({ _id: projectId });
   if (!project) throw new AppError(404, `project not found: ${projectId}`);
   return Channel.find({ projectId }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
+}
+
+/** What {@link updateChannel} may change; absent fields stay. */
+export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'kind' | 'value' | 'disabled'>>;
+
+/**
+ * Changes a channel; a new `kind` or `value` is validated together by `validateChannelValue`.
+ * @returns The channel after the change.
+ * @throws AppError(400) for a bad kind or value; AppError(404) `channel not found: <id>`.
+ */
+export async function updateChannel(channel: Pick<ChannelDoc, '_id' | 'kind' | 'value'>, change: ChannelChange): Promise<ChannelDoc> {
+  const set: ChannelChange = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  if (change.kind !== undefined || change.value !== undefined) set.value = validateChannelValue(change.kind ?? channel.kind, change.value ?? channel.value);
+  const updated = await Channel.findOneAndUpdate({ _id: channel._id }, { $set: set }, { returnDocument: 'after' }).lean<ChannelDoc>();
+  if (!updated) throw new AppError(404, `channel not found: ${channel._id}`);
+  return updated;
 }
 
 /**

@@ -1,0 +1,53 @@
+/**
+ * Channels through the Management API (issue "The web app, part 2", item 4; the reference only lists them): the payload turned into a stored value,
+ * with errors in the API's `json validation error: …` form, and URLs to private addresses refused unless INTEGRATIONS_ALLOW_PRIVATE_IPS.
+ */
+import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
+import { config } from '../../shared/config.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { assertPublicLiteral, PrivateTargetError } from '../../shared/notify/egress.js';
+import { parseChannelSettings, validateChannelValue } from '../../shared/notify/kinds.js';
+import type { ProjectDoc } from '../../shared/models/project.js';
+import { VALIDATION_PREFIX } from '../schemas/parse.js';
+
+/** Host names that always mean this machine. */
+const LOCAL_NAME_RE = /(^|\.)localhost\.?$/i;
+
+/**
+ * The value to store for `kind` from the payload's `value` (text, or settings as an object).
+ * @param allowPrivateIps - INTEGRATIONS_ALLOW_PRIVATE_IPS.
+ * @throws AppError(400) `json validation error: <problem>`: an unknown kind, invalid settings, or a URL to a private address.
+ */
+export function channelValueOf(kind: string, value: string | Record<string, unknown>, allowPrivateIps = config.notify.allowPrivateIps): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  try {
+    const stored = validateChannelValue(kind, text);
+    if (!allowPrivateIps) assertPublicUrls(parseChannelSettings(kind, stored));
+    return stored;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 400) throw new AppError(400, VALIDATION_PREFIX + err.message);
+    if (err instanceof PrivateTargetError) throw new AppError(400, `${VALIDATION_PREFIX}invalid channel value: ${err.message}`);
+    throw err;
+  }
+}
+
+/** @throws PrivateTargetError for a URL among the settings whose host is a private IP literal or `localhost` (names are checked when sending). */
+function assertPublicUrls(settings: object): void {
+  for (const value of Object.values(settings)) {
+    if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) continue;
+    assertPublicLiteral(value);
+    const host = new URL(value).hostname;
+    if (LOCAL_NAME_RE.test(host)) throw new PrivateTargetError(host, 'loopback');
+  }
+}
+
+/**
+ * The channel `id` names, in the key's project.
+ * @throws AppError(404) `not found` for an unknown or malformed UUID; AppError(403) when it belongs to another project.
+ */
+export async function channelOf(project: ProjectDoc, id: string): Promise<ChannelDoc> {
+  const channel = await Channel.findById(id).lean<ChannelDoc>();
+  if (!channel) throw notFound();
+  if (channel.projectId !== project._id) throw new AppError(403, 'channel belongs to another project');
+  return channel;
+}
