@@ -26,8 +26,10 @@ export interface ChannelSettingsJson extends ChannelJson {
   last_notify: string | null;
 }
 
-/** Settings whose name says they are credentials. */
-const SECRET_NAME_RE = /token|password|secret|key|auth/i;
+/** Settings whose name says they are credentials (an ntfy topic is one: whoever knows it reads and posts). */
+const SECRET_NAME_RE = /token|password|secret|key|auth|topic/i;
+/** Schemes whose host is a host; in others (apprise's `tgram://<bot token>/…`, `discord://<id>/<token>`) it may be a credential. */
+const HOST_SCHEMES = new Set(['http:', 'https:', 'smtp:', 'smtps:']);
 /** A URL with a scheme (`https://…`, `smtp://…`, apprise's `tgram://…`). */
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -36,14 +38,15 @@ function maskText(text: string): string {
   return text === '' ? '' : `…${text.length >= 16 ? text.slice(-4) : ''}`;
 }
 
-/** Scheme and host only: credentials, path and query (where chat webhooks keep their secret) become `…`. */
+/** Scheme and host only (scheme only for other than {@link HOST_SCHEMES}): credentials, path and query (chat webhooks' secret) become `…`. */
 function maskUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    if (!HOST_SCHEMES.has(parsed.protocol)) return `${parsed.protocol}//…`;
     const rest = parsed.pathname.replace(/^\/$/, '') + parsed.search;
     return `${parsed.protocol}//${parsed.host}${rest ? '/…' : ''}`;
   } catch {
-    return maskText(url);
+    return `${url.slice(0, url.indexOf('://'))}://…`;
   }
 }
 

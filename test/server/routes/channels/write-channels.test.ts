@@ -44,6 +44,15 @@ describe('channels through the API (POST /api/v3/channels/, POST and DELETE /api
       expect(JSON.stringify([slack, telegram])).not.to.include('XXXXXXXX').and.not.to.include('ABCDEFG');
     });
 
+    it('masks apprise URLs whole (their host may be a token) and ntfy topics', async () => {
+      await api(p.apiKey).post('/channels/', { kind: 'apprise', value: { url: 'https://apprise.example.com/notify', urls: 'tgram://123456:SECRETBOT/-100' } });
+      await api(p.apiKey).post('/channels/', { kind: 'ntfy', value: { topic: 'secret-topic-name-1234', url: 'https://ntfy.sh' } });
+      const [apprise, ntfy] = (await api(p.apiKey).get('/channels/?settings=1')).body.channels;
+      expect(apprise.settings).to.include({ url: 'https://apprise.example.com/…' });
+      expect(apprise.settings.urls).to.equal('tgram://…');
+      expect(ntfy.settings).to.include({ topic: '…1234', url: 'https://ntfy.sh' });
+    });
+
     it('works with "channels": "*" and by name on checks, as channels made otherwise', async () => {
       const { body: hook } = await api(p.apiKey).post('/channels/', { kind: 'webhook', name: 'hook', value: 'https://example.com/hook' });
       const all = await api(p.apiKey).post('/checks/', { name: 'a', channels: '*' });
