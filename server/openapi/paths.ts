@@ -43,7 +43,6 @@ export const parameters: { [key: string]: Json } = {
     schema: { type: 'string', enum: ['1'] },
   },
   channel: { name: 'channel', in: 'path', required: true, description: "The channel's UUID.", schema: { type: 'string', pattern: UUID_PATTERN } },
-  channelSettings: { name: 'settings', in: 'query', required: false, description: '`1` lists each channel with its masked settings.', schema: { type: 'string', enum: ['1'] } },
   flipsEnd: { name: 'end', in: 'query', required: false, description: 'Flips before this UNIX time.', schema: { type: 'integer', minimum: 0, maximum: 10_000_000_000 } },
 };
 
@@ -132,28 +131,34 @@ export const paths: { [key: string]: Json } = {
     },
   },
   '/channels/': {
+    get: { operationId: 'listChannels', summary: 'List integrations', description: 'Read-write key only.', responses: { '200': json('The integrations.', 'ChannelList'), ...keyed } },
+  },
+  '/integrations/': {
     get: {
-      operationId: 'listChannels', summary: 'List integrations',
-      description: "Read-write key only. With `?settings=1` (an extension) each entry is a ChannelSettings: settings with secrets masked, state, last delivery.",
-      parameters: [param('channelSettings')],
-      responses: { '200': { description: 'The integrations.', content: { 'application/json': { schema: { anyOf: [schema('ChannelList'), schema('ChannelSettingsList')] } } } }, ...keyed },
+      operationId: 'listIntegrations', summary: 'List integrations with their settings',
+      description: 'An extension (the reference only has `channels/`). Read-write key only. Settings with secrets masked, state, last delivery.',
+      responses: { '200': json('The integrations.', 'IntegrationList'), ...keyed },
     },
     post: {
-      operationId: 'createChannel', summary: 'Create an integration',
-      description: 'An extension (the reference only lists them). Read-write key only. `kind` and `value` required.',
+      operationId: 'createIntegration', summary: 'Create an integration',
+      description: 'An extension. Read-write key only. `kind` and `value` required.',
       requestBody: channelBody,
       responses: { '201': json('The integration, settings masked.', 'ChannelSettings'), '400': response('BadRequest'), ...keyed },
     },
   },
-  '/channels/{channel}': {
+  '/integrations/{channel}': {
+    get: {
+      operationId: 'getIntegration', summary: 'Get an integration with its settings', description: 'An extension. Read-write key only.',
+      parameters: [param('channel')], responses: { '200': json('The integration, settings masked.', 'ChannelSettings'), ...onChannel },
+    },
     post: {
-      operationId: 'updateChannel', summary: 'Update an integration',
+      operationId: 'updateIntegration', summary: 'Update an integration',
       description: 'An extension. Only the members given change; a new `value` replaces the settings whole, a new `kind` needs its `value`. `disabled: false` re-enables a channel a permanent error disabled.',
       parameters: [param('channel')], requestBody: channelBody,
       responses: { '200': json('The integration, settings masked.', 'ChannelSettings'), '400': response('BadRequest'), ...onChannel },
     },
     delete: {
-      operationId: 'deleteChannel', summary: 'Delete an integration', description: 'An extension. Also unassigns it from every check.',
+      operationId: 'deleteIntegration', summary: 'Delete an integration', description: 'An extension. Also unassigns it from every check.',
       parameters: [param('channel')], responses: { '200': json('The deleted integration.', 'ChannelSettings'), ...onChannel },
     },
   },

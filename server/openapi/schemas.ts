@@ -137,8 +137,8 @@ export const schemas: { [key: string]: Json } = {
     },
     additionalProperties: false,
   },
-  ChannelSettingsList: {
-    type: 'object', required: ['channels'], properties: { channels: { type: 'array', items: ref('ChannelSettings') } }, additionalProperties: false,
+  IntegrationList: {
+    type: 'object', required: ['integrations'], properties: { integrations: { type: 'array', items: ref('ChannelSettings') } }, additionalProperties: false,
   },
   Notification: {
     type: 'object',

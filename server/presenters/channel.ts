@@ -1,4 +1,4 @@
-/** Integration JSON (behaviour.md §1.7), and the settings form of `GET channels/?settings=1` and the channel writes, secrets masked. */
+/** Integration JSON (behaviour.md §1.7), and the settings form of the `integrations/` extension, secrets masked. */
 import type { ChannelDoc } from '../../shared/models/channel.js';
 import { parseChannelSettings } from '../../shared/notify/kinds.js';
 import { isoSeconds } from './time.js';
@@ -59,7 +59,7 @@ function masked(name: string, value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, headers ? maskText(String(item)) : masked(key, item)]));
 }
 
-/** The settings form of a channel (`GET channels/?settings=1`, and what the channel writes answer). */
+/** The settings form of a channel, as `integrations/` answers it. */
 export function presentChannelSettings(channel: ChannelDoc): ChannelSettingsJson {
   let settings: Record<string, unknown> | null;
   try {

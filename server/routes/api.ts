@@ -9,6 +9,7 @@ import { pingsRouter } from './pings.js';
 import { flipsRouter } from './flips.js';
 import { channelsRouter } from './channels.js';
 import { notificationsRouter } from './notifications.js';
+import { integrationsRouter } from './integrations.js';
 import { badgesRouter } from './badges.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { openApiDocument } from '../openapi/document.js';
@@ -19,6 +20,6 @@ export function apiRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const openapi = JSON.stringify(openApiDocument(config.baseUrl));
   endpoint(router, '/openapi.json', { GET: [(_req, res) => void res.type('application/json').send(openapi)] });
-  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), badgesRouter());
+  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), integrationsRouter(), badgesRouter());
   return router;
 }

@@ -1,21 +1,11 @@
-/**
- * `channels/` (behaviour.md §3.6 List integrations): the list in creation order, exactly the reference's unless `?settings=1`; and, beyond the
- * reference (issue "The web app, part 2", item 4), creating, updating and deleting a channel. Read-write keys only.
- */
+/** `GET channels/` (behaviour.md §3.6 List integrations): channels in creation order; read-write keys only. */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';
-import { parseJsonBody } from '../middleware/body.js';
-import { parseBody } from '../schemas/parse.js';
-import { channelSchema, newChannelSchema } from '../schemas/channel.js';
-import { presentChannel, presentChannelSettings } from '../presenters/channel.js';
-import { channelOf, channelValueOf } from '../services/channels.js';
+import { presentChannel } from '../presenters/channel.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
-import { createChannel, deleteChannel, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
-import { UUID_RE } from '../../shared/domain/ids.js';
-import { AppError, notFound } from '../../shared/errors.js';
 
-/** The `channels/` routes, relative to `/api/v<N>`. */
+/** The `channels/` route, relative to `/api/v<N>`. */
 export function channelsRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
   endpoint(router, '/channels/', {
@@ -23,47 +13,9 @@ export function channelsRouter(): Router {
       requireKey('write'),
       async (req, res) => {
         const channels = await Channel.find({ projectId: authOf(req).project._id }).sort({ created: 1 }).lean<ChannelDoc[]>();
-        res.json({ channels: channels.map(req.query.settings === '1' ? presentChannelSettings : presentChannel) });
-      },
-    ],
-    POST: [
-      parseJsonBody,
-      requireKey('write'),
-      async (req, res) => {
-        const input = parseBody(newChannelSchema, req.body);
-        const value = channelValueOf(input.kind!, input.value!);
-        const channel = await createChannel({ projectId: authOf(req).project._id, kind: input.kind!, name: input.name ?? '', value });
-        const stored = input.disabled ? await updateChannel(channel, { disabled: true }) : channel;
-        res.status(201).json(presentChannelSettings(stored));
+        res.json({ channels: channels.map(presentChannel) });
       },
     ],
   });
-  endpoint(
-    router,
-    '/channels/:id',
-    {
-      POST: [
-        parseJsonBody,
-        requireKey('write'),
-        async (req, res) => {
-          const channel = await channelOf(authOf(req).project, String(req.params.id));
-          const { kind, name, value, disabled } = parseBody(channelSchema, req.body);
-          // The old value belongs to the old kind: a new kind comes with its value.
-          if (kind !== undefined && kind !== channel.kind && value === undefined) throw new AppError(400, 'json validation error: value is missing');
-          const change: ChannelChange = { name, disabled, kind };
-          if (kind !== undefined || value !== undefined) change.value = channelValueOf(kind ?? channel.kind, value ?? channel.value);
-          res.json(presentChannelSettings(await updateChannel(channel, change)));
-        },
-      ],
-      DELETE: [
-        requireKey('write'),
-        async (req, res) => {
-          const channel = await channelOf(authOf(req).project, String(req.params.id));
-          res.json(presentChannelSettings(await deleteChannel(channel._id)));
-        },
-      ],
-    },
-    (req, _res, next) => (UUID_RE.test(String(req.params.id)) ? next() : next(notFound())),
-  );
   return router;
 }

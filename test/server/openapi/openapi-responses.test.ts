@@ -114,16 +114,17 @@ describe('the OpenAPI description against real responses', () => {
     expect((await call('GET', '/checks/{uuid}/notifications/', path, { key: project.apiKey })).body.notifications[0].channel).to.equal(null);
   });
 
-  it('matches creating, listing with settings, updating and deleting an integration', async () => {
+  it('matches creating, listing, reading, updating and deleting an integration', async () => {
     const project = await buildProject();
     const key = project.apiKey;
-    const { body: created } = await call('POST', '/channels/', '/channels/', { key, body: { kind: 'webhook', name: 'hook', value: { url_down: 'https://example.com/x?t=1' } } });
+    const { body: created } = await call('POST', '/integrations/', '/integrations/', { key, body: { kind: 'webhook', name: 'hook', value: { url_down: 'https://example.com/x?t=1' } } });
     expect(created.settings.url_down).to.equal('https://example.com/…');
-    expect((await call('POST', '/channels/', '/channels/', { key, body: { kind: 'nope', value: 'x' } })).status).to.equal(400);
-    expect((await call('GET', '/channels/', '/channels/?settings=1', { key })).body.channels).to.have.length(1);
-    expect((await call('POST', '/channels/{channel}', `/channels/${created.id}`, { key, body: { name: 'renamed', disabled: true } })).body.disabled).to.equal(true);
-    expect((await call('DELETE', '/channels/{channel}', `/channels/${created.id}`, { key })).body.name).to.equal('renamed');
-    expect((await call('DELETE', '/channels/{channel}', `/channels/${created.id}`, { key })).status).to.equal(404);
+    expect((await call('POST', '/integrations/', '/integrations/', { key, body: { kind: 'nope', value: 'x' } })).status).to.equal(400);
+    expect((await call('GET', '/integrations/', '/integrations/', { key })).body.integrations).to.have.length(1);
+    expect((await call('GET', '/integrations/{channel}', `/integrations/${created.id}`, { key })).body.name).to.equal('hook');
+    expect((await call('POST', '/integrations/{channel}', `/integrations/${created.id}`, { key, body: { name: 'renamed', disabled: true } })).body.disabled).to.equal(true);
+    expect((await call('DELETE', '/integrations/{channel}', `/integrations/${created.id}`, { key })).body.name).to.equal('renamed');
+    expect((await call('DELETE', '/integrations/{channel}', `/integrations/${created.id}`, { key })).status).to.equal(404);
   });
 
   // Runs last: the tests above must between them have called every documented operation successfully.

@@ -32,13 +32,14 @@ describe('GET /api/v3/channels/', () => {
     expect([res.status, res.body.error]).to.deep.equal([401, 'missing api key']);
   });
 
-  it('answers exactly the reference\'s bytes without ?settings=1', async () => {
+  it('answers exactly the reference\'s bytes', async () => {
     const a = await buildChannel(p, { name: 'Ops', kind: 'email', value: 'ops@example.com', created: new Date('2020-01-01T00:00:00Z') });
     const res = await api(p.apiKey).get('/channels/');
     expect(res.text).to.equal(`{"channels":[{"id":"${a._id}","name":"Ops","kind":"email"}]}`);
   });
 
-  it('answers 405 to DELETE', async () => {
+  it('answers 405 to POST and DELETE (behaviour.md §3.4: the writes are under integrations/)', async () => {
+    expect((await api(p.apiKey).post('/channels/', { kind: 'email', value: 'a@example.com' })).status).to.equal(405);
     const res = await api(p.apiKey).delete('/channels/');
     expect(res.status).to.equal(405);
   });
