@@ -9,6 +9,8 @@ export interface NotifyConfig {
   readonly fromEmail: string;
   /** Site root used in alert messages' detail links; no trailing slash. */
   readonly baseUrl: string;
+  /** The service's name (SITE_NAME) where a message names its sender (pushbullet title, pagertree client, calls). */
+  readonly siteName: string;
   /** Per-attempt delivery timeout, milliseconds. */
   readonly attemptTimeoutMs: number;
   /** Delivery attempts per (flip, channel) before giving up. */
@@ -25,6 +27,7 @@ export interface NotifyConfig {
   readonly pushoverApiUrl: string;
   /** Application token used when a pushover channel names none. */
   readonly pushoverToken: string;
+  readonly pushbulletApiUrl: string;
   readonly pagerdutyApiUrl: string;
   readonly opsgenieApiUrl: string;
   readonly opsgenieEuApiUrl: string;
@@ -32,7 +35,12 @@ export interface NotifyConfig {
   readonly matrixHomeserver: string;
   /** Access token used when a matrix channel names none. */
   readonly matrixAccessToken: string;
-  /** Base URL of the Twilio-compatible API used by `sms`, `whatsapp` and `signal`. */
+  readonly trelloApiUrl: string;
+  /** Trello application key used when a trello channel names none; without either trello alerts fail. */
+  readonly trelloAppKey: string;
+  /** REST API of GitHub (or GitHub Enterprise Server's `https://host/api/v3`) where `github` channels open issues. */
+  readonly githubApiUrl: string;
+  /** Base URL of the Twilio-compatible API used by `sms`, `whatsapp`, `signal` (Messages) and `call` (Calls). */
   readonly twilioApiUrl: string;
   readonly twilioAccount: string;
   readonly twilioAuth: string;
@@ -55,12 +63,16 @@ export interface NotifyEnv {
   readonly TELEGRAM_TOKEN: string;
   readonly PUSHOVER_API_URL: string;
   readonly PUSHOVER_API_TOKEN: string;
+  readonly PUSHBULLET_API_URL: string;
   readonly PAGERDUTY_API_URL: string;
   readonly OPSGENIE_API_URL: string;
   readonly OPSGENIE_EU_API_URL: string;
   readonly NTFY_URL: string;
   readonly MATRIX_HOMESERVER: string;
   readonly MATRIX_ACCESS_TOKEN: string;
+  readonly TRELLO_API_URL: string;
+  readonly TRELLO_APP_KEY: string;
+  readonly GITHUB_API_URL: string;
   readonly TWILIO_API_URL: string;
   readonly TWILIO_ACCOUNT: string;
   readonly TWILIO_AUTH: string;
@@ -80,12 +92,16 @@ export const notifySchemaKeys = {
   TELEGRAM_TOKEN: Joi.string().allow('').default(''),
   PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),
   PUSHOVER_API_TOKEN: Joi.string().allow('').default(''),
+  PUSHBULLET_API_URL: httpUrl.default('https://api.pushbullet.com'),
   PAGERDUTY_API_URL: httpUrl.default('https://events.pagerduty.com'),
   OPSGENIE_API_URL: httpUrl.default('https://api.opsgenie.com'),
   OPSGENIE_EU_API_URL: httpUrl.default('https://api.eu.opsgenie.com'),
   NTFY_URL: httpUrl.default('https://ntfy.sh'),
   MATRIX_HOMESERVER: httpUrl.default('https://matrix.org'),
   MATRIX_ACCESS_TOKEN: Joi.string().allow('').default(''),
+  TRELLO_API_URL: httpUrl.default('https://api.trello.com'),
+  TRELLO_APP_KEY: Joi.string().allow('').default(''),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
   TWILIO_API_URL: httpUrl.default('https://api.twilio.com'),
   TWILIO_ACCOUNT: Joi.string().allow('').default(''),
   TWILIO_AUTH: Joi.string().allow('').default(''),
@@ -96,12 +112,13 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash. */
-export function notifyConfigOf(value: NotifyEnv, baseUrl: string): NotifyConfig {
+/** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash; `siteName` is SITE_NAME. */
+export function notifyConfigOf(value: NotifyEnv, baseUrl: string, siteName: string): NotifyConfig {
   return {
     smtpUrl: value.SMTP_URL,
     fromEmail: value.DEFAULT_FROM_EMAIL,
     baseUrl,
+    siteName,
     attemptTimeoutMs: value.NOTIFY_TIMEOUT_MS,
     attempts: value.NOTIFY_ATTEMPTS,
     backoffMs: value.NOTIFY_BACKOFF_MS,
@@ -111,12 +128,16 @@ export function notifyConfigOf(value: NotifyEnv, baseUrl: string): NotifyConfig 
     telegramToken: value.TELEGRAM_TOKEN,
     pushoverApiUrl: trimSlash(value.PUSHOVER_API_URL),
     pushoverToken: value.PUSHOVER_API_TOKEN,
+    pushbulletApiUrl: trimSlash(value.PUSHBULLET_API_URL),
     pagerdutyApiUrl: trimSlash(value.PAGERDUTY_API_URL),
     opsgenieApiUrl: trimSlash(value.OPSGENIE_API_URL),
     opsgenieEuApiUrl: trimSlash(value.OPSGENIE_EU_API_URL),
     ntfyUrl: trimSlash(value.NTFY_URL),
     matrixHomeserver: trimSlash(value.MATRIX_HOMESERVER),
     matrixAccessToken: value.MATRIX_ACCESS_TOKEN,
+    trelloApiUrl: trimSlash(value.TRELLO_API_URL),
+    trelloAppKey: value.TRELLO_APP_KEY,
+    githubApiUrl: trimSlash(value.GITHUB_API_URL),
     twilioApiUrl: trimSlash(value.TWILIO_API_URL),
     twilioAccount: value.TWILIO_ACCOUNT,
     twilioAuth: value.TWILIO_AUTH,

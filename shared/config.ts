@@ -200,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     smtpHost: value.SMTP_HOST,
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
     smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
-    notify: Object.freeze(notifyConfigOf(value, baseUrl)),
+    notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME)),
     ops: Object.freeze(opsConfigOf(value)),
   });
 }

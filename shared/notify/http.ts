@@ -20,6 +20,8 @@ export interface ProviderRequest {
   body?: string;
   /** Statuses meaning the destination is gone for good (the channel gets disabled). */
   permanentOn?: number[];
+  /** Whether a non-2xx answer (status and body text) means the destination is gone for good, beyond `permanentOn`. */
+  permanentWhen?(status: number, body: string): boolean;
 }
 
 /** The User-Agent of every provider request (unless the request names its own). */
@@ -88,5 +90,6 @@ export async function callProvider(req: ProviderRequest, ctx: RequestContext): P
   const detail = text.trim().slice(0, ERROR_BODY_CHARS);
   const message = `received status code ${status}${detail ? `: ${detail}` : ''}`;
   const retryable = status === 429 || status >= 500;
-  throw new DeliveryError(message, retryable, req.permanentOn?.includes(status) ?? false);
+  const permanent = (req.permanentOn?.includes(status) ?? false) || (req.permanentWhen?.(status, text) ?? false);
+  throw new DeliveryError(message, retryable, permanent);
 }

@@ -8,29 +8,30 @@ import { AppError } from '../errors.js';
 import { apprise } from './providers/apprise.js';
 import { discord, mattermost, msteams, slack } from './providers/chat.js';
 import { email } from './providers/email.js';
-import { opsgenie, pagerduty } from './providers/incident.js';
+import { opsgenie, pagerduty, pagertree } from './providers/incident.js';
 import { matrix, telegram } from './providers/messaging.js';
 import { spike, victorops } from './providers/oncall.js';
-import { gotify, ntfy, pushover } from './providers/push.js';
+import { gotify, ntfy, pushbullet, pushover } from './providers/push.js';
 import { googlechat, rocketchat, zulip } from './providers/teamchat.js';
-import { signal, sms, whatsapp } from './providers/twilio.js';
+import { github, trello } from './providers/tracker.js';
+import { call, signal, sms, whatsapp } from './providers/twilio.js';
 import { webhook } from './providers/webhook.js';
 import type { AlertStatus, Provider } from './types.js';
 
 /** Kinds a channel may have; `msteamsw`, `pd` and `po` are the reference's names of `msteams`, `pagerduty` and `pushover`. */
 export const CHANNEL_KINDS = [
-  'apprise', 'discord', 'email', 'googlechat', 'gotify', 'matrix', 'mattermost', 'msteams', 'msteamsw', 'ntfy',
-  'opsgenie', 'pd', 'pagerduty', 'po', 'pushover', 'rocketchat', 'signal', 'slack', 'sms', 'spike', 'telegram',
-  'victorops', 'webhook', 'whatsapp', 'zulip',
+  'apprise', 'call', 'discord', 'email', 'github', 'googlechat', 'gotify', 'matrix', 'mattermost', 'msteams', 'msteamsw',
+  'ntfy', 'opsgenie', 'pd', 'pagerduty', 'pagertree', 'po', 'pushbullet', 'pushover', 'rocketchat', 'signal', 'slack', 'sms',
+  'spike', 'telegram', 'trello', 'victorops', 'webhook', 'whatsapp', 'zulip',
 ] as const;
 
 /** One of {@link CHANNEL_KINDS}. */
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 const PROVIDERS: Record<ChannelKind, Provider<object>> = {
-  apprise, discord, email, googlechat, gotify, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
-  pd: pagerduty, pagerduty, po: pushover, pushover, rocketchat, signal, slack, sms, spike, telegram, victorops,
-  webhook, whatsapp, zulip,
+  apprise, call, discord, email, github, googlechat, gotify, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
+  pd: pagerduty, pagerduty, pagertree, po: pushover, pushbullet, pushover, rocketchat, signal, slack, sms, spike, telegram,
+  trello, victorops, webhook, whatsapp, zulip,
 };
 
 /** Settings every kind takes. */

@@ -46,6 +46,16 @@ export function causeOf(alert: Alert): string {
   return alert.status === 'up' ? 'a success signal was received' : 'the check failed';
 }
 
+/** ` (the expected ping did not arrive in time)`: the cause in parentheses, or `''` when the flip has no reason. */
+export function reasonSuffixOf(alert: Alert): string {
+  return alert.reason ? ` (${causeOf(alert)})` : '';
+}
+
+/** `backup is DOWN (the expected ping did not arrive in time)`: the name unquoted, then {@link reasonSuffixOf}. */
+export function headlineOf(alert: Alert): string {
+  return `${labelOf(alert)} is ${alert.status.toUpperCase()}${reasonSuffixOf(alert)}`;
+}
+
 /** When the check last pinged, or `never`. */
 export function lastPingOf(alert: Alert): string {
   return alert.lastPing ? isoSeconds(alert.lastPing) : 'never';

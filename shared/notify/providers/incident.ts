@@ -1,10 +1,10 @@
 /**
- * `pagerduty` (Events API v2) and `opsgenie` (Alert API): down opens an incident keyed by the check UUID, up resolves
- * it; both deduplicate by that key, so a repeated trigger opens no second incident.
+ * `pagerduty` (Events API v2), `opsgenie` (Alert API) and `pagertree` (incoming webhook): down opens an incident keyed
+ * by the check UUID, up resolves it; all deduplicate by that key, so a repeated trigger opens no second incident.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
-import { alertJson, isoSeconds, labelOf, lastPingOf, textOf, titleOf } from '../message.js';
+import { alertJson, headlineOf, isoSeconds, labelOf, lastPingOf, textOf, titleOf } from '../message.js';
 import type { Provider } from '../types.js';
 
 /** Settings of a pagerduty channel; a plain value is the integration (routing) key. */
@@ -77,6 +77,37 @@ export const opsgenie: Provider<OpsgenieSettings> = {
           description: textOf(alert),
           details: { tags: alert.tags, last_ping: lastPingOf(alert), url: alert.detailsUrl },
           tags: alert.tags.split(/\s+/).filter(Boolean),
+        },
+      },
+      { signal, config },
+    );
+  },
+};
+
+/** Settings of a pagertree channel; a plain value is the integration's webhook URL. */
+export interface PagertreeSettings {
+  /** The PagerTree integration's incoming webhook URL (it carries the integration's secret id). */
+  url: string;
+}
+
+/** The `pagertree` kind: a trigger (down) or resolve (up) event with a title and description, keyed by check UUID. */
+export const pagertree: Provider<PagertreeSettings> = {
+  main: 'url',
+  schema: Joi.object({ url: Joi.string().uri({ scheme: ['http', 'https'] }).required() }),
+  async send({ settings, alert, config, signal }) {
+    const lines = [`${headlineOf(alert)}.`];
+    if (alert.status === 'down' && alert.lastPing) lines.push(`Last ping was at ${isoSeconds(alert.lastPing)}.`);
+    await callProvider(
+      {
+        url: settings.url,
+        json: {
+          incident_key: alert.checkId,
+          event_type: alert.status === 'down' ? 'trigger' : 'resolve',
+          title: headlineOf(alert),
+          description: lines.join('\n'),
+          client: config.siteName,
+          client_url: config.baseUrl,
+          tags: alert.tags.split(/\s+/).filter(Boolean).join(' '),
         },
       },
       { signal, config },

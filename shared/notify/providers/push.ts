@@ -1,7 +1,10 @@
-/** Push services `ntfy`, `gotify` and `pushover`; server URLs and tokens from the channel's settings, else config. */
+/**
+ * Push services `ntfy`, `gotify`, `pushover` and `pushbullet`; server URLs and tokens from the channel's settings,
+ * else config.
+ */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
-import { textOf, titleOf } from '../message.js';
+import { labelOf, reasonSuffixOf, textOf, titleOf } from '../message.js';
 import { DeliveryError, type Provider } from '../types.js';
 
 /** Settings of an ntfy channel; a plain value is the topic. */
@@ -121,6 +124,34 @@ export const pushover: Provider<PushoverSettings> = {
           url_title: 'View details',
           ...(priority === 2 ? EMERGENCY : {}),
         },
+      },
+      { signal, config },
+    );
+  },
+};
+
+/** Settings of a pushbullet channel; a plain value is the access token. */
+export interface PushbulletSettings {
+  /** Access token of the Pushbullet account (Settings, Access Tokens), e.g. `o.` and 32 letters and digits. */
+  token: string;
+}
+
+/** The `pushbullet` kind: a note pushed to every device of the account, titled with the site's name. */
+export const pushbullet: Provider<PushbulletSettings> = {
+  main: 'token',
+  schema: Joi.object({
+    token: Joi.string()
+      .pattern(/^[A-Za-z0-9._-]{16,128}$/)
+      .required()
+      .messages({ 'string.pattern.base': '{{#label}} must be a Pushbullet access token' }),
+  }),
+  async send({ settings, alert, config, signal }) {
+    const body = `The check "${labelOf(alert)}" is ${alert.status.toUpperCase()}${reasonSuffixOf(alert)}.`;
+    await callProvider(
+      {
+        url: `${config.pushbulletApiUrl}/v2/pushes`,
+        headers: { 'access-token': settings.token },
+        json: { type: 'note', title: config.siteName, body },
       },
       { signal, config },
     );

@@ -5,6 +5,7 @@ import { channelSendsOn, parseChannelSettings, validateChannelValue } from '../.
 /** A valid plain value of every kind. */
 const PLAIN: Record<string, string> = {
   apprise: 'https://apprise.example.org/notify/key',
+  call: '+15551234567',
   discord: 'https://discord.com/api/webhooks/1/abc',
   email: 'alice@example.org',
   gotify: 'https://gotify.example.org/message?token=AbC123',
@@ -16,7 +17,9 @@ const PLAIN: Record<string, string> = {
   opsgenie: 'a1b2c3d4-e5f6-a7b8-c9d0-e1f2a3b4c5d6',
   pd: '0123456789abcdef0123456789abcdef',
   pagerduty: '0123456789abcdef0123456789abcdef',
+  pagertree: 'https://api.pagertree.com/integration/int_abc123',
   po: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG',
+  pushbullet: 'o.Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56',
   pushover: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG',
   signal: '+15551234567',
   slack: 'https://hooks.slack.com/services/T0/B0/x',

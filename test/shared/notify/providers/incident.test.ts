@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { deliver } from '../../../../shared/notify/deliver.js';
-import { jsonBody, startReceiver, type Receiver } from '../../../helpers/receiver.js';
+import { validateChannelValue } from '../../../../shared/notify/kinds.js';
+import { DeliveryError } from '../../../../shared/notify/types.js';
+import { jsonBody, startReceiver, type Receiver, type Reply } from '../../../helpers/receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
 const ROUTING_KEY = '0123456789abcdef0123456789abcdef';
@@ -37,5 +39,51 @@ describe('incident providers (pagerduty, opsgenie)', () => {
     await deliver({ kind: 'opsgenie', value }, sampleAlert({ status: 'up', reason: '' }), testNotifyConfig(receiver.url));
     const [req] = receiver.requests;
     expect([req?.method, req?.url]).to.deep.equal(['POST', `/eu/v2/alerts/${sampleAlert().checkId}/close?identifierType=alias`]);
+  });
+});
+
+describe('pagertree provider', () => {
+  let receiver: Receiver;
+  let answer: Reply;
+  beforeEach(async () => {
+    answer = { status: 200 };
+    receiver = await startReceiver(() => answer);
+  });
+  afterEach(() => receiver.close());
+
+  const send = (alert = sampleAlert()) =>
+    deliver({ kind: 'pagertree', value: `${receiver.url}/integration/int_abc123` }, alert, testNotifyConfig(receiver.url));
+
+  it('triggers an incident keyed by the check UUID at the integration URL', async () => {
+    await send();
+    const [req] = receiver.requests;
+    expect([req?.method, req?.url, req?.headers['content-type']]).to.deep.equal(['POST', '/integration/int_abc123', 'application/json']);
+    const config = testNotifyConfig(receiver.url);
+    expect(jsonBody(req)).to.deep.equal({
+      incident_key: sampleAlert().checkId,
+      event_type: 'trigger',
+      title: 'backup is DOWN (the expected ping did not arrive in time)',
+      description: 'backup is DOWN (the expected ping did not arrive in time).\nLast ping was at 2024-05-01T12:00:30+00:00.',
+      client: config.siteName,
+      client_url: config.baseUrl,
+      tags: 'prod db',
+    });
+  });
+
+  it('resolves it on recovery, without the last ping', async () => {
+    await send(sampleAlert({ status: 'up', reason: '' }));
+    expect(jsonBody(receiver.requests[0])).to.include({ event_type: 'resolve', title: 'backup is UP', description: 'backup is UP.' });
+  });
+
+  it('retries a 5xx and 429, not a 400', async () => {
+    for (const [status, retryable] of [[500, true], [429, true], [400, false]] as const) {
+      answer = { status };
+      const err = await send().then(() => null, (e: unknown) => e as DeliveryError);
+      expect([status, err?.retryable, err?.permanent]).to.deep.equal([status, retryable, false]);
+    }
+  });
+
+  it('refuses a value that is not an http(s) URL', () => {
+    expect(() => validateChannelValue('pagertree', 'int_abc123')).to.throw('invalid channel value: "url" must be a valid uri with a scheme matching the http|https pattern');
   });
 });
