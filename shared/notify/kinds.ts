@@ -8,25 +8,27 @@ import { AppError } from '../errors.js';
 import { apprise } from './providers/apprise.js';
 import { discord, mattermost, msteams, slack } from './providers/chat.js';
 import { email } from './providers/email.js';
+import { group } from './providers/group.js';
 import { opsgenie, pagerduty } from './providers/incident.js';
 import { matrix, telegram } from './providers/messaging.js';
 import { gotify, ntfy, pushover } from './providers/push.js';
+import { shell } from './providers/shell.js';
 import { signal, sms, whatsapp } from './providers/twilio.js';
 import { webhook } from './providers/webhook.js';
 import type { AlertStatus, Provider } from './types.js';
 
 /** Kinds a channel may have; `msteamsw`, `pd` and `po` are the reference's names of `msteams`, `pagerduty` and `pushover`. */
 export const CHANNEL_KINDS = [
-  'apprise', 'discord', 'email', 'gotify', 'matrix', 'mattermost', 'msteams', 'msteamsw', 'ntfy', 'opsgenie',
-  'pd', 'pagerduty', 'po', 'pushover', 'signal', 'slack', 'sms', 'telegram', 'webhook', 'whatsapp',
+  'apprise', 'discord', 'email', 'gotify', 'group', 'matrix', 'mattermost', 'msteams', 'msteamsw', 'ntfy', 'opsgenie',
+  'pd', 'pagerduty', 'po', 'pushover', 'shell', 'signal', 'slack', 'sms', 'telegram', 'webhook', 'whatsapp',
 ] as const;
 
 /** One of {@link CHANNEL_KINDS}. */
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 const PROVIDERS: Record<ChannelKind, Provider<object>> = {
-  apprise, discord, email, gotify, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
-  pd: pagerduty, pagerduty, po: pushover, pushover, signal, slack, sms, telegram, webhook, whatsapp,
+  apprise, discord, email, gotify, group, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
+  pd: pagerduty, pagerduty, po: pushover, pushover, shell, signal, slack, sms, telegram, webhook, whatsapp,
 };
 
 /** Settings every kind takes. */
