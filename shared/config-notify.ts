@@ -21,6 +21,8 @@ export interface NotifyConfig {
   readonly concurrency: number;
   /** Whether provider requests may reach non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, default false). */
   readonly allowPrivateIps: boolean;
+  /** Whether `shell` channels may run their commands on the worker (SHELL_ENABLED, default false). */
+  readonly shellEnabled: boolean;
   readonly telegramApiUrl: string;
   /** Bot token used when a telegram channel names none. */
   readonly telegramToken: string;
@@ -59,6 +61,7 @@ export interface NotifyEnv {
   readonly NOTIFY_BACKOFF_MS: number;
   readonly NOTIFY_CONCURRENCY: number;
   readonly INTEGRATIONS_ALLOW_PRIVATE_IPS: boolean;
+  readonly SHELL_ENABLED: boolean;
   readonly TELEGRAM_API_URL: string;
   readonly TELEGRAM_TOKEN: string;
   readonly PUSHOVER_API_URL: string;
@@ -88,6 +91,7 @@ export const notifySchemaKeys = {
   NOTIFY_BACKOFF_MS: Joi.number().integer().min(10).default(5000),
   NOTIFY_CONCURRENCY: Joi.number().integer().min(1).default(50),
   INTEGRATIONS_ALLOW_PRIVATE_IPS: Joi.boolean().truthy('1').falsy('0').default(false),
+  SHELL_ENABLED: Joi.boolean().truthy('1').falsy('0').default(false),
   TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
   TELEGRAM_TOKEN: Joi.string().allow('').default(''),
   PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),
@@ -124,6 +128,7 @@ export function notifyConfigOf(value: NotifyEnv, baseUrl: string, siteName: stri
     backoffMs: value.NOTIFY_BACKOFF_MS,
     concurrency: value.NOTIFY_CONCURRENCY,
     allowPrivateIps: value.INTEGRATIONS_ALLOW_PRIVATE_IPS,
+    shellEnabled: value.SHELL_ENABLED,
     telegramApiUrl: trimSlash(value.TELEGRAM_API_URL),
     telegramToken: value.TELEGRAM_TOKEN,
     pushoverApiUrl: trimSlash(value.PUSHOVER_API_URL),

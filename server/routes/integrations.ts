@@ -9,7 +9,7 @@ import { parseJsonBody } from '../middleware/body.js';
 import { parseBody } from '../schemas/parse.js';
 import { channelSchema, newChannelSchema } from '../schemas/channel.js';
 import { presentChannelSettings } from '../presenters/channel.js';
-import { channelOf, channelValueOf } from '../services/channels.js';
+import { assertChannelMembers, channelOf, channelValueOf } from '../services/channels.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { createChannel, deleteChannel, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -34,8 +34,10 @@ export function integrationsRouter(): Router {
       requireKey('write'),
       async (req, res) => {
         const input = parseBody(newChannelSchema, req.body);
+        const projectId = authOf(req).project._id;
         const value = channelValueOf(input.kind!, input.value!);
-        const channel = await createChannel({ projectId: authOf(req).project._id, kind: input.kind!, name: input.name ?? '', value });
+        await assertChannelMembers(projectId, input.kind!, value);
+        const channel = await createChannel({ projectId, kind: input.kind!, name: input.name ?? '', value });
         const stored = input.disabled ? await updateChannel(channel, { disabled: true }) : channel;
         res.status(201).json(presentChannelSettings(stored));
       },
@@ -55,7 +57,10 @@ export function integrationsRouter(): Router {
           // The old value belongs to the old kind: a new kind comes with its value.
           if (kind !== undefined && kind !== channel.kind && value === undefined) throw new AppError(400, 'json validation error: value is missing');
           const change: ChannelChange = { name, disabled, kind };
-          if (kind !== undefined || value !== undefined) change.value = channelValueOf(kind ?? channel.kind, value ?? channel.value);
+          if (kind !== undefined || value !== undefined) {
+            change.value = channelValueOf(kind ?? channel.kind, value ?? channel.value);
+            await assertChannelMembers(channel.projectId, kind ?? channel.kind, change.value, channel._id);
+          }
           res.json(presentChannelSettings(await updateChannel(channel, change)));
         },
       ],

@@ -8,25 +8,49 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { assertPublicLiteral, PrivateTargetError } from '../../shared/notify/egress.js';
 import { parseChannelSettings, validateChannelValue } from '../../shared/notify/kinds.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
+import { assertGroupMembers } from '../../shared/services/channels.js';
 import { VALIDATION_PREFIX } from '../schemas/parse.js';
 
 /** Host names that always mean this machine. */
 const LOCAL_NAME_RE = /(^|\.)localhost\.?$/i;
 
 /**
- * The value to store for `kind` from the payload's `value` (text, or settings as an object).
+ * The value to store for `kind` from the payload's `value` (text, or settings as an object); what needs the database
+ * (a group's members) is {@link assertChannelMembers}'s.
  * @param allowPrivateIps - INTEGRATIONS_ALLOW_PRIVATE_IPS.
- * @throws AppError(400) `json validation error: <problem>`: an unknown kind, invalid settings, or a URL to a private address.
+ * @param shellEnabled - SHELL_ENABLED: without it a `shell` channel is refused.
+ * @throws AppError(400) `json validation error: <problem>`: an unknown kind, invalid settings, a URL to a private address, or
+ *   a `shell` channel when shell commands are not enabled.
  */
-export function channelValueOf(kind: string, value: string | Record<string, unknown>, allowPrivateIps = config.notify.allowPrivateIps): string {
+export function channelValueOf(
+  kind: string,
+  value: string | Record<string, unknown>,
+  allowPrivateIps = config.notify.allowPrivateIps,
+  shellEnabled = config.notify.shellEnabled,
+): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   try {
+    if (kind === 'shell' && !shellEnabled) throw new AppError(400, 'shell commands are not enabled on this server (SHELL_ENABLED)');
     const stored = validateChannelValue(kind, text);
     if (!allowPrivateIps) assertPublicUrls(parseChannelSettings(kind, stored));
     return stored;
   } catch (err) {
     if (err instanceof AppError && err.status === 400) throw new AppError(400, VALIDATION_PREFIX + err.message);
     if (err instanceof PrivateTargetError) throw new AppError(400, `${VALIDATION_PREFIX}invalid channel value: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Checks a valid value's references to other channels: a `group`'s members must be channels of the project, neither
+ * the group itself (`selfId`, on an update) nor groups.
+ * @throws AppError(400) `json validation error: invalid channel value: member <uuid> …`.
+ */
+export async function assertChannelMembers(projectId: string, kind: string, value: string, selfId?: string): Promise<void> {
+  try {
+    await assertGroupMembers(projectId, kind, value, selfId);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 400) throw new AppError(400, VALIDATION_PREFIX + err.message);
     throw err;
   }
 }

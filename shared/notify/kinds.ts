@@ -8,10 +8,12 @@ import { AppError } from '../errors.js';
 import { apprise } from './providers/apprise.js';
 import { discord, mattermost, msteams, slack } from './providers/chat.js';
 import { email } from './providers/email.js';
+import { group } from './providers/group.js';
 import { opsgenie, pagerduty, pagertree } from './providers/incident.js';
 import { matrix, telegram } from './providers/messaging.js';
 import { spike, victorops } from './providers/oncall.js';
 import { gotify, ntfy, pushbullet, pushover } from './providers/push.js';
+import { shell } from './providers/shell.js';
 import { googlechat, rocketchat, zulip } from './providers/teamchat.js';
 import { github, trello } from './providers/tracker.js';
 import { call, signal, sms, whatsapp } from './providers/twilio.js';
@@ -20,18 +22,18 @@ import type { AlertStatus, Provider } from './types.js';
 
 /** Kinds a channel may have; `msteamsw`, `pd` and `po` are the reference's names of `msteams`, `pagerduty` and `pushover`. */
 export const CHANNEL_KINDS = [
-  'apprise', 'call', 'discord', 'email', 'github', 'googlechat', 'gotify', 'matrix', 'mattermost', 'msteams', 'msteamsw',
-  'ntfy', 'opsgenie', 'pd', 'pagerduty', 'pagertree', 'po', 'pushbullet', 'pushover', 'rocketchat', 'signal', 'slack', 'sms',
-  'spike', 'telegram', 'trello', 'victorops', 'webhook', 'whatsapp', 'zulip',
+  'apprise', 'call', 'discord', 'email', 'github', 'googlechat', 'gotify', 'group', 'matrix', 'mattermost', 'msteams',
+  'msteamsw', 'ntfy', 'opsgenie', 'pd', 'pagerduty', 'pagertree', 'po', 'pushbullet', 'pushover', 'rocketchat', 'shell',
+  'signal', 'slack', 'sms', 'spike', 'telegram', 'trello', 'victorops', 'webhook', 'whatsapp', 'zulip',
 ] as const;
 
 /** One of {@link CHANNEL_KINDS}. */
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 const PROVIDERS: Record<ChannelKind, Provider<object>> = {
-  apprise, call, discord, email, github, googlechat, gotify, matrix, mattermost, msteams, msteamsw: msteams, ntfy, opsgenie,
-  pd: pagerduty, pagerduty, pagertree, po: pushover, pushbullet, pushover, rocketchat, signal, slack, sms, spike, telegram,
-  trello, victorops, webhook, whatsapp, zulip,
+  apprise, call, discord, email, github, googlechat, gotify, group, matrix, mattermost, msteams, msteamsw: msteams, ntfy,
+  opsgenie, pd: pagerduty, pagerduty, pagertree, po: pushover, pushbullet, pushover, rocketchat, shell, signal, slack, sms,
+  spike, telegram, trello, victorops, webhook, whatsapp, zulip,
 };
 
 /** Settings every kind takes. */

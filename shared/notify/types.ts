@@ -1,6 +1,7 @@
 /** What every alert provider shares: the alert, one attempt's context, and the error that says whether to retry. */
 import type Joi from 'joi';
 import type { NotifyConfig } from '../config.js';
+import type { ChannelDoc } from '../models/channel.js';
 import type { FlipReason } from '../models/check.js';
 
 /** The flip directions that notify (behaviour.md §6 rule 4). */
@@ -34,7 +35,19 @@ export interface SendContext<S> {
   config: NotifyConfig;
   /** Aborts when the attempt's timeout (`config.attemptTimeoutMs` milliseconds) passes. */
   signal: AbortSignal;
+  /** The sending channel's project; undefined when the caller named only a kind and value (a `group` then fails). */
+  projectId: string | undefined;
+  /**
+   * Sends the alert through another channel (a `group`'s member) as `deliver` does, nothing when that channel does
+   * not alert on the status; handed in so that no provider imports deliver.ts (no import cycle).
+   * @returns Whether it sent.
+   * @throws DeliveryError as `deliver` does.
+   */
+  deliverTo: (channel: DeliveryChannel, alert: Alert) => Promise<boolean>;
 }
+
+/** What delivering needs of a channel: kind and value, and its project for a `group`. */
+export type DeliveryChannel = Pick<ChannelDoc, 'kind' | 'value'> & Partial<Pick<ChannelDoc, 'projectId'>>;
 
 /** A kind of channel: how its settings look and how it sends. */
 export interface Provider<S> {

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import { Project } from '../models/project.js';
-import { validateChannelValue } from '../notify/kinds.js';
+import { parseChannelSettings, validateChannelValue } from '../notify/kinds.js';
+import type { GroupSettings } from '../notify/providers/group.js';
 import { AppError } from '../errors.js';
 import { unassignChannel } from '../checks/store.js';
 
@@ -27,12 +28,14 @@ export interface ChannelInput {
  * @param input - The channel; `kind` and `value` are validated by `validateChannelValue`.
  * @param now - Creation moment (`created`, which orders channel lists).
  * @returns The stored channel.
- * @throws AppError(400) for a bad kind or value; AppError(404) `project not found: <id>`.
+ * @throws AppError(400) for a bad kind or value (a group's members too, see {@link assertGroupMembers});
+ *   AppError(404) `project not found: <id>`.
  */
 export async function createChannel(input: ChannelInput, now: Date = new Date()): Promise<ChannelDoc> {
   const value = validateChannelValue(input.kind, input.value);
   const project = await Project.exists({ _id: input.projectId });
   if (!project) throw new AppError(404, `project not found: ${input.projectId}`);
+  await assertGroupMembers(input.projectId, input.kind, value);
   const channel = await Channel.create({
     _id: randomUUID(),
     projectId: input.projectId,
@@ -42,6 +45,26 @@ export async function createChannel(input: ChannelInput, now: Date = new Date())
     created: now,
   });
   return channel.toObject();
+}
+
+/**
+ * Checks the members of a `group` channel's valid value (nothing for other kinds): each must be a channel of the
+ * project that is neither the group itself nor a group.
+ * @param selfId - The group's own UUID when it exists already (an update).
+ * @throws AppError(400) `invalid channel value: …` naming the first member that is not.
+ */
+export async function assertGroupMembers(projectId: string, kind: string, value: string, selfId?: string): Promise<void> {
+  if (kind !== 'group') return;
+  const { channels: ids } = parseChannelSettings(kind, value) as unknown as GroupSettings;
+  const found = await Channel.find({ _id: { $in: ids }, projectId }, { kind: 1 }).lean<Pick<ChannelDoc, '_id' | 'kind'>[]>();
+  const kinds = new Map(found.map((channel) => [channel._id, channel.kind]));
+  for (const id of ids) {
+    let problem: string | null = null;
+    if (id === selfId) problem = 'is the group itself';
+    else if (!kinds.has(id)) problem = 'is not a channel of this project';
+    else if (kinds.get(id) === 'group') problem = 'is a group (groups do not nest)';
+    if (problem) throw new AppError(400, `invalid channel value: member ${id} ${problem}`);
+  }
 }
 
 /**
