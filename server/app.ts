@@ -25,6 +25,16 @@ import { config } from '../shared/config.js';
 import type { AppDeps } from './deps.js';
 
 
+/** Longest the status check waits for MongoDB or Redis, milliseconds: a frozen server answers a load balancer 503, not a hang. */
+const STATUS_TIMEOUT_MS = 2_000;
+
+/** The check's answer, or false when it has none within {@link STATUS_TIMEOUT_MS}. */
+function withinStatusTimeout(check: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, STATUS_TIMEOUT_MS, false)));
+  return Promise.race([check, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Builds the request listener of the web process: a request whose path is
  * `/ping` or below `/ping/` (case-sensitive, undecoded, as Express's
@@ -58,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   const api = apiRouter(deps);
   for (const version of API_VERSIONS) {
     app.get(`/api/v${version}/status/`, async (_req, res) => {
-      const [db, redis] = await Promise.all([isDbReachable(), deps.redis.ping().then(() => true, () => false)]);
+      const [db, redis] = await Promise.all([withinStatusTimeout(isDbReachable()), withinStatusTimeout(deps.redis.ping().then(() => true, () => false))]);
       res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
     });
     app.use(`/api/v${version}`, useApiVersion(version), api);
