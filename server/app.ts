@@ -27,6 +27,8 @@ import type { AppDeps } from './deps.js';
 
 /** Longest the status check waits for MongoDB or Redis, milliseconds: a frozen server answers a load balancer 503, not a hang. */
 const STATUS_TIMEOUT_MS = 2_000;
+/** `Retry-After` of a 503 status answer, seconds. */
+const STATUS_RETRY_AFTER_S = 5;
 
 /** The check's answer, or false when it has none within {@link STATUS_TIMEOUT_MS}. */
 function withinStatusTimeout(check: Promise<boolean>): Promise<boolean> {
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   for (const version of API_VERSIONS) {
     app.get(`/api/v${version}/status/`, async (_req, res) => {
       const [db, redis] = await Promise.all([withinStatusTimeout(isDbReachable()), withinStatusTimeout(deps.redis.ping().then(() => true, () => false))]);
+      if (!(db && redis)) res.set('Retry-After', String(STATUS_RETRY_AFTER_S));
       res.status(db && redis ? 200 : 503).type('text/plain').send(db && redis ? 'OK' : 'unavailable');
     });
     app.use(`/api/v${version}`, useApiVersion(version), api);

@@ -81,21 +81,21 @@ describe('fault: MongoDB-compatible server paused for 15 s under ping load', fun
     await own.close();
   });
 
-  it('answers the status check 503 within 3 s while the database is paused, and 200 once it is back', async () => {
+  it('answers the status check 503 with Retry-After within 3 s while the database is paused, and 200 once it is back', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hc-pause-'));
     ferret = await startFerret(dir);
     const port = await freePort();
     web = startNode('server/main.js', { PORT: String(port), MONGODB_URI: `${ferret.uri}hc_status`, LOG_LEVEL: 'info' });
     await waitForOutput(web, 'listening', 30_000);
-    const status = async (): Promise<{ status: number; ms: number }> => {
+    const status = async (): Promise<{ status: number; ms: number; retryAfter: string | null }> => {
       const started = Date.now();
       const res = await fetch(`http://127.0.0.1:${port}/api/v3/status/`, { signal: AbortSignal.timeout(10_000) });
-      return { status: res.status, ms: Date.now() - started };
+      return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('retry-after') };
     };
     expect((await status()).status).to.equal(200);
     ferret.process.kill('SIGSTOP');
     const frozen = await status();
-    expect(frozen.status).to.equal(503);
+    expect([frozen.status, frozen.retryAfter]).to.deep.equal([503, '5']);
     expect(frozen.ms).to.be.below(3_000);
     ferret.process.kill('SIGCONT');
     let back = await status();

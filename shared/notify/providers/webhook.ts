@@ -99,7 +99,8 @@ export const webhook: Provider<WebhookSettings> = {
   async send({ settings, alert, config, signal }) {
     const spec = specOf(settings, alert.status, alert);
     if (!spec) return;
-    const headers: Record<string, string> = {};
+    // The same key on every retry of one alert, another for each alert: a receiver drops repeats (unless the channel sets its own).
+    const headers: Record<string, string> = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'idempotency-key') ? {} : { 'Idempotency-Key': alert.id };
     for (const [name, value] of Object.entries(spec.headers)) headers[name] = headerSafe(fillTemplate(value, alert));
     const withBody = spec.method !== 'GET' && spec.body !== '';
     await callProvider(

@@ -16,6 +16,15 @@ describe('webhook provider', () => {
     expect(jsonBody(req)).to.include({ uuid: sampleAlert().checkId, name: 'backup', tags: 'prod db', status: 'down', last_ping: '2024-05-01T12:00:30+00:00' });
   });
 
+  it('sends an Idempotency-Key, the same on every retry of one alert and distinct between alerts, unless the channel sets its own', async () => {
+    const send = (id: string, value = `${receiver.url}/hook`) => deliver({ kind: 'webhook', value }, sampleAlert({ id }), testNotifyConfig(receiver.url));
+    await send('a1');
+    await send('a1');
+    await send('b2');
+    await send('c3', JSON.stringify({ url_down: `${receiver.url}/t`, headers_down: { 'idempotency-key': 'mine-$CODE' } }));
+    expect(receiver.requests.map((r) => r.headers['idempotency-key'])).to.deep.equal(['a1', 'a1', 'b2', `mine-${sampleAlert().checkId}`]);
+  });
+
   it('POSTs status "up" to a plain URL when the check recovers', async () => {
     await deliver({ kind: 'webhook', value: `${receiver.url}/hook` }, sampleAlert({ status: 'up', reason: '' }), testNotifyConfig(receiver.url));
     expect(jsonBody(receiver.requests[0]).status).to.equal('up');
