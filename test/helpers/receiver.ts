@@ -56,6 +56,17 @@ export async function startReceiver(reply: (n: number, req: ReceivedRequest) => 
   return receiver;
 }
 
+/** A receiver started before each test of a suite and closed after it, answering `answer` (reset to `initial` before each test; a test sets it). */
+export function receiverPerTest(initial: Reply): { receiver: Receiver; answer: Reply } {
+  const state = { receiver: undefined as unknown as Receiver, answer: initial };
+  beforeEach(async () => {
+    state.answer = initial;
+    state.receiver = await startReceiver(() => state.answer);
+  });
+  afterEach(() => state.receiver.close());
+  return state;
+}
+
 /** The JSON body of a received request. */
 export function jsonBody(req: ReceivedRequest | undefined): Record<string, any> {
   if (!req) throw new Error('no request received');

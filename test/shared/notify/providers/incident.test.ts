@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliver } from '../../../../shared/notify/deliver.js';
 import { validateChannelValue } from '../../../../shared/notify/kinds.js';
 import { DeliveryError } from '../../../../shared/notify/types.js';
-import { jsonBody, startReceiver, type Receiver, type Reply } from '../../../helpers/receiver.js';
+import { jsonBody, startReceiver, type Receiver, receiverPerTest } from '../../../helpers/receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
 const ROUTING_KEY = '0123456789abcdef0123456789abcdef';
@@ -43,22 +43,16 @@ describe('incident providers (pagerduty, opsgenie)', () => {
 });
 
 describe('pagertree provider', () => {
-  let receiver: Receiver;
-  let answer: Reply;
-  beforeEach(async () => {
-    answer = { status: 200 };
-    receiver = await startReceiver(() => answer);
-  });
-  afterEach(() => receiver.close());
+  const local = receiverPerTest({ status: 200 });
 
   const send = (alert = sampleAlert()) =>
-    deliver({ kind: 'pagertree', value: `${receiver.url}/integration/int_abc123` }, alert, testNotifyConfig(receiver.url));
+    deliver({ kind: 'pagertree', value: `${local.receiver.url}/integration/int_abc123` }, alert, testNotifyConfig(local.receiver.url));
 
   it('triggers an incident keyed by the check UUID at the integration URL', async () => {
     await send();
-    const [req] = receiver.requests;
+    const [req] = local.receiver.requests;
     expect([req?.method, req?.url, req?.headers['content-type']]).to.deep.equal(['POST', '/integration/int_abc123', 'application/json']);
-    const config = testNotifyConfig(receiver.url);
+    const config = testNotifyConfig(local.receiver.url);
     expect(jsonBody(req)).to.deep.equal({
       incident_key: sampleAlert().checkId,
       event_type: 'trigger',
@@ -72,12 +66,12 @@ describe('pagertree provider', () => {
 
   it('resolves it on recovery, without the last ping', async () => {
     await send(sampleAlert({ status: 'up', reason: '' }));
-    expect(jsonBody(receiver.requests[0])).to.include({ event_type: 'resolve', title: 'backup is UP', description: 'backup is UP.' });
+    expect(jsonBody(local.receiver.requests[0])).to.include({ event_type: 'resolve', title: 'backup is UP', description: 'backup is UP.' });
   });
 
   it('retries a 5xx and 429, not a 400', async () => {
     for (const [status, retryable] of [[500, true], [429, true], [400, false]] as const) {
-      answer = { status };
+      local.answer = { status };
       const err = await send().then(() => null, (e: unknown) => e as DeliveryError);
       expect([status, err?.retryable, err?.permanent]).to.deep.equal([status, retryable, false]);
     }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliver } from '../../../../shared/notify/deliver.js';
 import { validateChannelValue } from '../../../../shared/notify/kinds.js';
 import { DeliveryError } from '../../../../shared/notify/types.js';
-import { formBody, jsonBody, startReceiver, type Receiver, type Reply } from '../../../helpers/receiver.js';
+import { formBody, jsonBody, startReceiver, type Receiver, receiverPerTest } from '../../../helpers/receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
 describe('push providers (ntfy, gotify, pushover)', () => {
@@ -47,39 +47,33 @@ describe('push providers (ntfy, gotify, pushover)', () => {
 
 describe('pushbullet provider', () => {
   const TOKEN = 'o.Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56';
-  let receiver: Receiver;
-  let answer: Reply;
-  beforeEach(async () => {
-    answer = { status: 200 };
-    receiver = await startReceiver(() => answer);
-  });
-  afterEach(() => receiver.close());
+  const local = receiverPerTest({ status: 200 });
 
   const send = (status: 'up' | 'down' = 'down') =>
-    deliver({ kind: 'pushbullet', value: TOKEN }, sampleAlert(status === 'up' ? { status, reason: '' } : {}), testNotifyConfig(receiver.url));
+    deliver({ kind: 'pushbullet', value: TOKEN }, sampleAlert(status === 'up' ? { status, reason: '' } : {}), testNotifyConfig(local.receiver.url));
   const failure = () => send().then(() => null, (e: unknown) => e as DeliveryError);
 
   it('POSTs a note to /v2/pushes with the Access-Token header, titled with the site name', async () => {
     await send();
-    const [req] = receiver.requests;
+    const [req] = local.receiver.requests;
     expect([req?.method, req?.url, req?.headers['access-token'], req?.headers['content-type']]).to.deep.equal(['POST', '/v2/pushes', TOKEN, 'application/json']);
     expect(jsonBody(req)).to.deep.equal({
       type: 'note',
-      title: testNotifyConfig(receiver.url).siteName,
+      title: testNotifyConfig(local.receiver.url).siteName,
       body: 'The check "backup" is DOWN (the expected ping did not arrive in time).',
     });
   });
 
   it('says UP without a cause on recovery', async () => {
     await send('up');
-    expect(jsonBody(receiver.requests[0]).body).to.equal('The check "backup" is UP.');
+    expect(jsonBody(local.receiver.requests[0]).body).to.equal('The check "backup" is UP.');
   });
 
   it('retries a 5xx; a 401 (revoked token) is a refusal, neither retried nor permanent', async () => {
-    answer = { status: 503 };
+    local.answer = { status: 503 };
     const busy = await failure();
     expect([busy?.retryable, busy?.permanent]).to.deep.equal([true, false]);
-    answer = { status: 401, body: '{"error":{"code":"invalid_access_token"}}' };
+    local.answer = { status: 401, body: '{"error":{"code":"invalid_access_token"}}' };
     const refused = await failure();
     expect([refused?.retryable, refused?.permanent, refused?.message]).to.deep.equal([false, false, 'received status code 401: {"error":{"code":"invalid_access_token"}}']);
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliver } from '../../../../shared/notify/deliver.js';
 import { channelSendsOn, validateChannelValue } from '../../../../shared/notify/kinds.js';
 import { DeliveryError } from '../../../../shared/notify/types.js';
-import { formBody, startReceiver, type Receiver, type Reply } from '../../../helpers/receiver.js';
+import { formBody, startReceiver, type Receiver, receiverPerTest } from '../../../helpers/receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
 const BASIC = `Basic ${Buffer.from('AC123:secret').toString('base64')}`;
@@ -43,24 +43,18 @@ describe('phone providers (sms, whatsapp, signal) over a Twilio-compatible API',
 });
 
 describe('call provider over a Twilio-compatible Calls API', () => {
-  let receiver: Receiver;
-  let answer: Reply;
-  beforeEach(async () => {
-    answer = { status: 201 };
-    receiver = await startReceiver(() => answer);
-  });
-  afterEach(() => receiver.close());
+  const local = receiverPerTest({ status: 201 });
 
-  const send = (alert = sampleAlert()) => deliver({ kind: 'call', value: '+15551234567' }, alert, testNotifyConfig(receiver.url));
+  const send = (alert = sampleAlert()) => deliver({ kind: 'call', value: '+15551234567' }, alert, testNotifyConfig(local.receiver.url));
   const failure = () => send().then(() => null, (e: unknown) => e as DeliveryError);
 
   it('POSTs Calls.json with basic auth and TwiML that says the check is down, XML-escaped', async () => {
     await send(sampleAlert({ name: 'db & <backup>' }));
-    const [req] = receiver.requests;
+    const [req] = local.receiver.requests;
     expect([req?.method, req?.url, req?.headers.authorization, req?.headers['content-type']]).to.deep.equal(
       ['POST', '/2010-04-01/Accounts/AC123/Calls.json', BASIC, 'application/x-www-form-urlencoded'],
     );
-    const site = testNotifyConfig(receiver.url).siteName;
+    const site = testNotifyConfig(local.receiver.url).siteName;
     expect(formBody(req)).to.deep.equal({
       From: '+15550000000',
       To: '+15551234567',
@@ -73,13 +67,13 @@ describe('call provider over a Twilio-compatible Calls API', () => {
   });
 
   it('disables the channel on Twilio error 21211 (invalid To number); another 400 is only a refusal', async () => {
-    answer = { status: 400, body: '{"code": 21211, "message": "The \'To\' number is not a valid phone number."}' };
+    local.answer = { status: 400, body: '{"code": 21211, "message": "The \'To\' number is not a valid phone number."}' };
     const invalid = await failure();
     expect([invalid?.retryable, invalid?.permanent]).to.deep.equal([false, true]);
-    answer = { status: 400, body: '{"code": 21210}' };
+    local.answer = { status: 400, body: '{"code": 21210}' };
     const other = await failure();
     expect([other?.retryable, other?.permanent]).to.deep.equal([false, false]);
-    answer = { status: 503, body: 'not json' };
+    local.answer = { status: 503, body: 'not json' };
     expect((await failure())?.retryable).to.equal(true);
   });
 
