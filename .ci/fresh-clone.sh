@@ -15,10 +15,12 @@ WORK="$(mktemp -d /tmp/hc-fresh-clone.XXXXXX)"
 say() { printf 'fresh-clone: %s\n' "$*"; }
 fail() { printf 'fresh-clone: error: %s\n' "$*" >&2; [[ -f "$WORK/start.log" ]] && tail -n 30 "$WORK/start.log" >&2; exit 1; }
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# A port nothing listens on (bash's RANDOM over 20000-59999).
+# A port nothing listens on, below the kernel's ephemeral range (an outgoing connection of
+# the started service, to its database or Redis, could otherwise hold the port it must listen on).
+EPHEMERAL_LOW="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
 free_port() {
   local p
-  while :; do p=$((20000 + RANDOM % 40000)); listening "$p" || { echo "$p"; return; }; done
+  while :; do p=$((10000 + RANDOM % (EPHEMERAL_LOW - 10000))); listening "$p" || { echo "$p"; return; }; done
 }
 
 APP_PID=
@@ -57,7 +59,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PORT="$(free_port)" MONGO_PORT="$(free_port)" REDIS_PORT="$(free_port)" SMTP_PORT="$(free_port)"
+# Four distinct free ports.
+while :; do
+  PORT="$(free_port)" MONGO_PORT="$(free_port)" REDIS_PORT="$(free_port)" SMTP_PORT="$(free_port)"
+  [[ "$(printf '%s\n' "$PORT" "$MONGO_PORT" "$REDIS_PORT" "$SMTP_PORT" | sort -u | wc -l)" == 4 ]] && break
+done
 export PORT SMTP_PORT MONGODB_URI="mongodb://127.0.0.1:$MONGO_PORT/hc" REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 export LOG_LEVEL=info
 ORIGIN="http://127.0.0.1:$PORT"

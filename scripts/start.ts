@@ -132,37 +132,46 @@ async function ensureServices(): Promise<LocalService[]> {
   throw new MissingServices(`no ${say('name')} available (${reasons}); set ${say('variable')}, or ${say('fix')}`);
 }
 
+/**
+ * Starts everything in order; each step registers how to undo it, so a failure part-way (a busy port)
+ * and a shutdown both close what was opened, newest first.
+ */
 async function main(): Promise<void> {
-  const services = await ensureServices();
-  const stopServices = async () => void (await Promise.all(services.map((s) => s.stop())));
+  if (await isListening(config.port)) throw new MissingServices(`port ${config.port} is in use; set PORT to a free one`);
+  const opened: (() => Promise<unknown>)[] = [];
+  const closeAll = async () => {
+    for (const close of opened.reverse()) await close();
+  };
   try {
+    const services = await ensureServices();
+    opened.push(() => Promise.all(services.map((s) => s.stop())));
     await connectDb(config.mongodbUri);
+    opened.push(disconnectDb);
     const webRedis = createRedis(config.redisUrl, 'web');
     const workerRedis = createRedis(config.redisUrl, 'worker');
+    opened.push(() => Promise.all([webRedis.quit(), workerRedis.quit()]));
     await Promise.all([waitForRedis(webRedis), waitForRedis(workerRedis)]);
     const webQueues = openQueues(webRedis);
     const workerQueues = openQueues(workerRedis);
+    opened.push(() => Promise.all([closeQueues(webQueues), closeQueues(workerQueues)]));
     reportRedisOutages(webRedis, log, Object.values(webQueues));
     reportRedisOutages(workerRedis, log, Object.values(workerQueues));
     const depths = trackQueueDepths(webRedis);
-    const deps = { connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config };
-    const workers = await startWorkers(deps);
+    opened.push(() => depths.close());
+    const workers = await startWorkers({ connection: workerRedis, queues: workerQueues, clock: systemClock, settings: config });
+    opened.push(() => workers.close());
     const journalRedis = await openJournalConnection(webRedis);
+    opened.push(() => journalRedis.quit());
     const journal = await openPingJournal(journalRedis, { clock: systemClock, queues: webQueues });
+    opened.push(() => journal.stop());
     const http = await listen(createWebHandler({ clock: systemClock, redis: webRedis, queues: webQueues, journal }), config.port);
+    opened.push(() => http.close());
     const smtpd = await startSmtpd({ port: config.smtpPort, host: config.smtpHost, deps: { clock: systemClock, queues: webQueues } });
+    opened.push(() => smtpd.close());
     log.info({ port: http.port, baseUrl: config.baseUrl, smtpPort: smtpd.port }, 'listening');
-    onShutdown(async () => {
-      await Promise.all([http.close(), smtpd.close()]);
-      await journal.stop();
-      await workers.close();
-      await Promise.all([closeQueues(webQueues), closeQueues(workerQueues), depths.close()]);
-      await Promise.all([webRedis.quit(), journalRedis.quit(), workerRedis.quit()]);
-      await disconnectDb();
-      await stopServices();
-    }, log);
+    onShutdown(closeAll, log);
   } catch (err) {
-    await stopServices();
+    await closeAll();
     throw err;
   }
 }

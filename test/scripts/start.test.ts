@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgres, isListening, locateMongod } from '../../scripts/local-services.js';
@@ -46,6 +48,20 @@ describe('npm start (dist/scripts/start.js)', () => {
     await wentDown(check._id);
     await app.stop();
     expect(await downFlips(check._id)).to.have.length(1);
+  });
+
+  it('with its web port in use: says so in one line on stderr and exits 1, starting nothing', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const app = startNode('scripts/start.js', { PORT: String(port) });
+      const [code] = (await once(app.process, 'exit')) as [number | null];
+      expect(code).to.equal(1);
+      expect(app.output()).to.equal(`npm start: port ${port} is in use; set PORT to a free one\n`);
+    } finally {
+      busy.close();
+    }
   });
 
   it('exits 0 within 10 s of SIGTERM', async () => {
