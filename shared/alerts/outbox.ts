@@ -109,6 +109,7 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
     status,
     flipCreated: entry.at,
     reason: entry.reason,
+    ...(entry.marks?.length ? { marks: entry.marks } : {}),
     state: 'pending',
     error: '',
     attempts: 0,
@@ -124,6 +125,6 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
 }
 
 function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id: Types.ObjectId } {
-  const { _id, at, recorded, oldStatus, newStatus, reason } = entry;
-  return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason };
+  const { _id, at, recorded, oldStatus, newStatus, reason, marks } = entry;
+  return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason, ...(marks?.length ? { marks } : {}) };
 }

@@ -5,6 +5,7 @@
 import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
 import type { PingKind } from './ping.js';
+import { checkRuleFields, marksField, type CheckRules, type FlipMark } from './check-rules.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
@@ -28,6 +29,8 @@ export interface OutboxFlip {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Why an alerting rule raised or held back this flip's alerts (README "Alerting rules"); absent when no rule played a part. */
+  marks?: FlipMark[];
 }
 
 /**
@@ -49,7 +52,7 @@ export const RECENT_PINGS_MS = 60_000;
 export const MAX_RECENT_PINGS = 200;
 
 /** A check as stored; the shape domain code works on. */
-export interface CheckDoc {
+export interface CheckDoc extends CheckRules {
   _id: string;
   projectId: string;
   /** Derived from `_id` (behaviour.md §1.4); set on validation. */
@@ -107,6 +110,7 @@ const outboxSchema = new Schema<OutboxFlip>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
   },
   { versionKey: false },
 );
@@ -158,6 +162,7 @@ const checkSchema = new Schema<CheckDoc>(
     outbox: { type: [outboxSchema], default: [] },
     recentPings: { type: [recentPingSchema], default: [] },
     rev: { type: Number, default: 0 },
+    ...checkRuleFields,
   },
   { versionKey: false },
 );

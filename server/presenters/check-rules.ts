@@ -1,0 +1,20 @@
+/** The alerting-rule members of the check JSON (README "Alerting rules"): each only when set, so a check without rules shows its usual keys. */
+import type { CheckDoc } from '../../shared/models/check.js';
+
+/** Rule members, in the API's names; durations in seconds. */
+export interface CheckRulesJson {
+  fail_threshold?: number;
+  fail_window?: number;
+  min_duration?: number;
+  min_interval?: number;
+}
+
+/** The members of the rules `check` has set (none for a check without rules). */
+export function presentRules(check: CheckDoc): CheckRulesJson {
+  const json: CheckRulesJson = {};
+  if (check.failThreshold != null) json.fail_threshold = check.failThreshold;
+  if (check.failWindow != null) json.fail_window = check.failWindow;
+  if (check.minDuration != null) json.min_duration = check.minDuration;
+  if (check.minInterval != null) json.min_interval = check.minInterval;
+  return json;
+}
