@@ -21,6 +21,19 @@ export const checkRuleInputFields: Record<string, Omit<IntegerSchema, 'type'> & 
   Object.entries(checkRuleFields).map(([key, schema]) => [key, { ...schema, type: [schema.type, 'null'], description: `${schema.description} \`null\` turns it off.` }]),
 );
 
+/** `depends_on`, in the check (read-write keys, only when set) and in the payload (`null` or `[]` clears it). */
+export const dependsOnField = {
+  type: 'array',
+  maxItems: 100,
+  items: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' },
+  description:
+    'Alerting rule: UUIDs of checks of the same project (not itself, no cycles). While one is down, this check\'s down alerts are held back ' +
+    '(logged with reason `parent down`); if it is still down when they are all up, it alerts then. Recovery alerts are never held.',
+};
+
+/** `depends_on` in the payload. */
+export const dependsOnInputField = { ...dependsOnField, type: ['array', 'null'] };
+
 /** The notification log's `reason` member. */
 export const notificationReasonField = {
   type: 'string',

@@ -2,7 +2,7 @@
  * JSON Schemas (2020-12) of the Management API's objects (behaviour.md §1.3, §1.5–§1.7, §3.5, §3.7, §3.12).
  * Responses are closed, so validating real responses catches a field the description lacks.
  */
-import { checkRuleFields, checkRuleInputFields, notificationReasonField } from './rules.js';
+import { checkRuleFields, checkRuleInputFields, dependsOnField, dependsOnInputField, notificationReasonField } from './rules.js';
 
 /** A JSON value as the description holds it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -67,7 +67,7 @@ export const schemas: { [key: string]: Json } = {
   Check: {
     description: 'A check (behaviour.md §1.3). A read-only key hides the UUID and URLs and adds `unique_key`.',
     allOf: [
-      { type: 'object', required: Object.keys(checkFields).filter((key) => key !== 'last_duration'), properties: { ...checkFields, ...checkRuleFields } },
+      { type: 'object', required: Object.keys(checkFields).filter((key) => key !== 'last_duration'), properties: { ...checkFields, ...checkRuleFields, depends_on: dependsOnField } },
       { oneOf: [ref('CheckReadWriteMembers'), ref('CheckReadOnlyMembers')] },
       { oneOf: [ref('SimpleCheckMembers'), ref('CronCheckMembers')] },
     ],
@@ -208,6 +208,7 @@ export const schemas: { [key: string]: Json } = {
         description: 'Create only: fields an existing check must match to be updated instead (200).',
       },
       ...checkRuleInputFields,
+      depends_on: dependsOnInputField,
     },
   },
 };

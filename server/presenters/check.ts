@@ -107,7 +107,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     json.schedule = check.schedule;
     json.tz = check.tz;
   }
-  return Object.assign(json, presentRules(check));
+  return Object.assign(json, presentRules(check, view.readOnly));
 }
 
 /**

@@ -15,7 +15,12 @@ export interface CheckRulesInput {
   min_duration?: number | null;
   /** Seconds. */
   min_interval?: number | null;
+  /** Check UUIDs of the same project (checked by the service: server/services/check-rules.ts). */
+  depends_on?: string[] | null;
 }
+
+/** Most parents a check may have. */
+export const MAX_PARENTS = 100;
 
 /** A whole number of seconds from `min` up to a year; strict (no strings, no booleans). */
 const seconds = (min: number): Joi.NumberSchema => Joi.number().integer().min(min).max(MAX_RULE_SECONDS).allow(null);
@@ -26,6 +31,7 @@ export const checkRuleKeys = {
   fail_window: seconds(1),
   min_duration: seconds(0),
   min_interval: seconds(0),
+  depends_on: Joi.array().items(Joi.string().pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)).max(MAX_PARENTS).allow(null),
 };
 
 /** Messages of the `number.*` codes the rule fields raise, in the API's `json validation error: <field> <problem>` style. */
@@ -35,4 +41,5 @@ export const ruleMessages: Record<string, string> = {
   'number.unsafe': '{{#label}} is too large',
   'number.min': '{{#label}} is too small',
   'number.max': '{{#label}} is too large',
+  'array.max': '{{#label}} is too long',
 };

@@ -21,6 +21,7 @@ import type { CheckInput } from '../schemas/check.js';
 import type { ListChecksQuery } from '../schemas/query.js';
 import type { ApiVersion } from '../middleware/version.js';
 import { fieldsOf, resolveChannels, upsertFilter } from './check-fields.js';
+import { checkDependsOn } from './check-rules.js';
 
 const log = logger.child({ module: 'checks' });
 
@@ -66,6 +67,7 @@ export async function createCheck(
     throw new AppError(403, 'check limit reached', 'empty');
   }
   const channels = await resolveChannels(project._id, input.channels);
+  await checkDependsOn(project._id, null, input.depends_on);
   const check = await Check.create({
     _id: randomUUID(),
     projectId: project._id,
@@ -85,6 +87,7 @@ export async function createCheck(
 export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: CheckWrite): Promise<CheckDoc> {
   const { input, version } = write;
   const channels = await resolveChannels(check.projectId, input.channels);
+  await checkDependsOn(check.projectId, check._id, input.depends_on);
   const done = await changeCheck(check, (current) => {
     const set = fieldsOf(current, input, version);
     if (channels !== undefined) set.channels = channels;

@@ -6,6 +6,7 @@ const WORDS: Record<FlipMark, string> = {
   too_fast: 'ran too fast',
   too_often: 'ran too often',
   parent_down: 'parent down',
+  released: 'sent when its parents were up again',
 };
 
 /** `ran too fast; threshold reached`: each mark in words, in the order recorded; `""` when none. */

@@ -2,8 +2,23 @@
  * A check's alerting rules and the state they keep (README "Alerting rules", issue 22). Every field is absent (or null) on a check without rules,
  * so such a check stores, reads and serialises exactly as before.
  */
-/** Why a rule raised or held back an alert: the n-th failure, a run too short, a success too soon, a parent down. */
-export type FlipMark = 'threshold' | 'too_fast' | 'too_often' | 'parent_down';
+import { Schema } from 'mongoose';
+/**
+ * Why a rule raised or held back an alert: the n-th failure, a run too short, a success too soon, a parent down (held back), and `released`: the
+ * held-back alert sent once its parents were all up again.
+ */
+export type FlipMark = 'threshold' | 'too_fast' | 'too_often' | 'parent_down' | 'released';
+
+/** A down alert held back while a parent is down (shared/alerts/dependencies.ts): the flip it belongs to. */
+export interface HeldAlert {
+  /** The held flip's id (its outbox entry's `_id`). */
+  flipId: string;
+  /** When the check went down. */
+  at: Date;
+  /** The flip's reason (a `FlipReason`). */
+  reason: '' | 'timeout' | 'fail';
+  marks: FlipMark[];
+}
 
 /** The rule fields of a check (absent or null: the rule is off). */
 export interface CheckRules {
@@ -19,6 +34,10 @@ export interface CheckRules {
   failRun?: Date[] | null;
   /** When the last success signal arrived (a "too often" one included); kept only with `minInterval`. */
   lastSuccess?: Date | null;
+  /** UUIDs of checks of the same project this check depends on: while one is down, its down alerts are held back. */
+  dependsOn?: string[] | null;
+  /** The down alert held back while a parent is down, sent when they are all up again; null when none. */
+  held?: HeldAlert | null;
 }
 
 /** Mongoose paths of {@link CheckRules}: no defaults, so nothing is stored for a check without rules. */
@@ -29,6 +48,8 @@ export const checkRuleFields = {
   minInterval: { type: Number, default: undefined },
   failRun: { type: [Date], default: undefined },
   lastSuccess: { type: Date, default: undefined },
+  dependsOn: { type: [String], default: undefined },
+  held: { type: Schema.Types.Mixed, default: undefined },
 } satisfies Record<keyof CheckRules, { type: unknown; default: undefined }>;
 
 /** Schema of the `marks` of a flip or notification: absent unless a rule played a part. */

@@ -31,6 +31,8 @@ export interface OutboxFlip {
   reason: FlipReason;
   /** Why an alerting rule raised or held back this flip's alerts (README "Alerting rules"); absent when no rule played a part. */
   marks?: FlipMark[];
+  /** A held-back alert released (shared/alerts/dependencies.ts): completing it sends alerts but records no flip. */
+  alertOnly?: boolean;
 }
 
 /**
@@ -111,6 +113,7 @@ const outboxSchema = new Schema<OutboxFlip>(
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
     marks: marksField,
+    alertOnly: { type: Boolean, default: undefined },
   },
   { versionKey: false },
 );
@@ -175,6 +178,7 @@ checkSchema.index({ projectId: 1, slug: 1 });
 checkSchema.index({ badgeKey: 1 });
 checkSchema.index({ deadline: 1 });
 checkSchema.index({ 'outbox.recorded': 1 });
+checkSchema.index({ dependsOn: 1 }, { sparse: true });
 
 /** The `checks` collection. */
 export const Check = mongoose.model<CheckDoc>('Check', checkSchema);
