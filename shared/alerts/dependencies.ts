@@ -84,18 +84,26 @@ export async function markHeld(owed: readonly Owed[], held: ReadonlySet<string>)
 }
 
 /**
- * Step 4, and a parent's recovery: releases the held checks among `childIds` (or the held dependants of the checks recovering in `owed`) whose
+ * The checks holding an alert that depend on any of `parentIds` (the `dependsOn` index); no query for none.
+ *
+ * @throws the MongoDB error.
+ */
+export function heldDependantsOf(parentIds: readonly string[]): Promise<CheckDoc[]> {
+  if (parentIds.length === 0) return Promise.resolve([]);
+  return Check.find({ dependsOn: { $in: [...parentIds] }, held: { $ne: null } }, { desc: 0 }).lean<CheckDoc[]>().exec();
+}
+
+/**
+ * Step 4, and a parent's recovery (or pause, or deletion): releases the held checks among `childIds` (or the held dependants of the checks recovering in `owed`) whose
  * parents are all up now. Each release clears the marker and owes an alert-only entry in one guarded write.
  *
  * @returns The released entries, with their checks as written, for the caller to complete.
  * @throws the MongoDB or store error.
  */
 export async function releaseHeld(owed: readonly Owed[], childIds: readonly string[], now: Date): Promise<{ check: CheckDoc; entry: OutboxFlip }[]> {
-  const recovered = owed.filter(({ entry }) => entry.oldStatus === 'down' && entry.newStatus === 'up').map(({ check }) => check._id);
-  const [own, dependants] = await Promise.all([
-    readChecks(childIds),
-    recovered.length === 0 ? [] : Check.find({ dependsOn: { $in: recovered }, held: { $ne: null } }, { desc: 0 }).lean<CheckDoc[]>(),
-  ]);
+  // A parent no longer down: recovered, or paused.
+  const recovered = owed.filter(({ entry }) => entry.oldStatus === 'down' && entry.newStatus !== 'down').map(({ check }) => check._id);
+  const [own, dependants] = await Promise.all([readChecks(childIds), heldDependantsOf(recovered)]);
   const children = [...new Map([...own, ...dependants].filter((c) => c.held).map((c) => [c._id, c])).values()];
   if (children.length === 0) return [];
   const down = await downChecks(children.flatMap((c) => c.dependsOn ?? []), now);

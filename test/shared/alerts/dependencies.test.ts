@@ -92,6 +92,17 @@ describe('depends_on: alerts held back while a parent is down', () => {
     expect((await log(job)).map((n) => n.outcome)).to.deep.equal(['pending', 'skipped']);
   });
 
+  it('releases the held alert when the parent is paused or deleted (neither is down)', async () => {
+    for (const leave of ['pause', 'delete'] as const) {
+      const router = await parentCheck();
+      const job = await child([router]);
+      await ping(job, '/fail');
+      const res = leave === 'pause' ? await api(p.apiKey).post(`/checks/${router._id}/pause`) : await api(p.apiKey).delete(`/checks/${router._id}`);
+      expect(res.status).to.equal(200);
+      expect((await rows(job))[0]).to.deep.equal(['down', 'pending', 'parent down; sent when its parents were up again']);
+    }
+  });
+
   it('alerts at once when the parents are up', async () => {
     const router = await parentCheck({ status: 'up' });
     const job = await child([router]);
