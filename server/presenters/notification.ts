@@ -1,6 +1,7 @@
 /** Notification-log JSON (`GET checks/<uuid>/notifications/`): one alert of one flip through one channel. */
 import type { LoggedNotification } from '../services/notifications.js';
 import { isoSeconds } from './time.js';
+import { describeMarks } from '../../shared/domain/marks.js';
 
 /**
  * Where an alert stands: `delivered`; `failed` (no attempt left, or a refusal that will not change; `error` says why); `skipped` (never sent: the
@@ -26,12 +27,14 @@ export interface NotificationJson {
   attempts: number;
   /** The last attempt's error (the provider's answer), or why it was skipped; `""` when delivered or not tried yet. */
   error: string;
+  /** Why an alerting rule raised or held back the alert (`ran too fast; threshold reached`); only when a rule played a part. */
+  reason?: string;
 }
 
 /** The JSON of a logged notification; a `failed` one without any attempt is `skipped` (behaviour of shared/alerts/attempt.ts). */
 export function presentNotification({ notification: n, channel }: LoggedNotification): NotificationJson {
   const outcome = n.state === 'failed' && n.attempts === 0 ? 'skipped' : n.state;
-  return {
+  const json: NotificationJson = {
     status: n.status,
     flip_timestamp: isoSeconds(n.flipCreated),
     channel: channel ? { id: channel._id, name: channel.name, kind: channel.kind } : null,
@@ -42,4 +45,6 @@ export function presentNotification({ notification: n, channel }: LoggedNotifica
     attempts: n.attempts,
     error: n.error,
   };
+  if (n.marks?.length) json.reason = describeMarks(n.marks);
+  return json;
 }

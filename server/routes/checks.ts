@@ -58,7 +58,7 @@ export function checksRouter(deps: AppDeps): Router {
       DELETE: [
         requireKey('write'),
         loadCheck,
-        async (req, res) => void res.json(presentCheck(await checks.deleteCheck(checkOf(req)), view(req))),
+        async (req, res) => void res.json(presentCheck(await checks.deleteCheck(deps, checkOf(req)), view(req))),
       ],
     },
     checkPath('uuid-or-key'),

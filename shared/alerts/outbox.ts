@@ -7,6 +7,9 @@
  * 2. inserts the flip and adds one notify job per notification (fixed ids), due when that claim's lease ends, else at once;
  * 3. pulls the entry from the check.
  *
+ * A down flip of a check whose parent is down is held back, and a parent's recovery releases its held dependants (shared/alerts/dependencies.ts,
+ * between steps 1 and 3; no query for a check without parents).
+ *
  * Crash points: after any step the entry stays in the outbox, and whoever completes it next (a retried deadline job, or the sweep once it is 10 s
  * old) repeats the steps; each is idempotent, so every flip and notification is written exactly once (behaviour.md §6 rules 3–4). Delivery is
  * shared/alerts/notify.ts.
@@ -25,9 +28,10 @@ import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
 import { pullOwed } from '../checks/store.js';
 import { crashPoint } from '../crash.js';
+import { HELD_ERROR, heldEntries, markHeld, releaseHeld } from './dependencies.js';
 
 /** The check fields completing an entry reads. */
-export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status'>;
+export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'dependsOn' | 'held'>;
 
 /** One owed flip and its check as stored after the change. */
 export interface OwedFlip {
@@ -71,7 +75,8 @@ export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], 
 }
 
 /**
- * Steps 1–2 above for a whole batch, with one read of the channels, one insert of notifications, one of flips and one add of jobs. A check paused by
+ * Steps 1–2 above for a whole batch, with one read of the channels, one insert of notifications, one of flips and one add of jobs; then completes
+ * the alerts released by recoveries in the batch (`depends_on`). A check paused by
  * the time its flip completes gets no alerts (behaviour.md §6). The caller pulls the entries after it (`pullOwed`).
  *
  * @param now - When the flips are processed and the notifications created.
@@ -81,22 +86,36 @@ export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], 
  */
 export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date, first?: FirstAttempt): Promise<NotificationDoc[]> {
   if (owed.length === 0) return [];
+  // Dependent checks (shared/alerts/dependencies.ts): no query unless a check with parents goes down.
+  const held = await heldEntries(owed, now);
+  const holding = await markHeld(owed, held);
   const alerting = owed.filter(({ check, entry }) => notifiesOn(entry) && check.status !== 'paused' && check.channels.length > 0);
   const channelIds = [...new Set(alerting.flatMap(({ check }) => check.channels))];
   const channels = channelIds.length === 0 ? [] : await Channel.find({ _id: { $in: channelIds } }).lean<ChannelDoc[]>();
   const byId = new Map(channels.map((c) => [c._id, c]));
-  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now, first));
-  const inserted = await insertNew(Notification, notifications);
+  const notifications = alerting.flatMap(({ check, entry }) =>
+    held.has(String(entry._id)) ? heldNotificationsOf(check, entry, byId, now) : notificationsOf(check, entry, byId, now, first),
+  );
+  const inserted = (await insertNew(Notification, notifications)).filter((n) => n.state !== 'failed');
   crashPoint('notifications-inserted');
 
-  const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
+  const jobs = notifications.filter((n) => n.state !== 'failed').map(({ flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
     opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
   }));
-  await Promise.all([insertNew(Flip, owed.map(({ check, entry }) => flipOf(check._id, entry, now))), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
+  const flips = owed.filter(({ entry }) => !entry.alertOnly).map(({ check, entry }) => flipOf(check._id, entry, now, held.has(String(entry._id))));
+  await Promise.all([insertNew(Flip, flips), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
+  const released = await releaseHeld(owed, holding, now);
+  if (released.length > 0) await completeOwed(deps, released, now);
   return inserted;
+}
+
+/** The notifications of a held-back down flip: never sent (`failed` without attempts, shown `skipped`), marked `parent_down`. */
+function heldNotificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date): NotificationDoc[] {
+  const marks = [...(entry.marks ?? []), 'parent_down' as const];
+  return notificationsOf(check, entry, channels, now).map((n) => ({ ...n, marks, state: 'failed' as const, error: HELD_ERROR }));
 }
 
 function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date, first?: FirstAttempt): NotificationDoc[] {
@@ -109,6 +128,7 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
     status,
     flipCreated: entry.at,
     reason: entry.reason,
+    ...(entry.marks?.length ? { marks: entry.marks } : {}),
     state: 'pending',
     error: '',
     attempts: 0,
@@ -123,7 +143,8 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
   }));
 }
 
-function flipOf(checkId: string, entry: OutboxFlip, now: Date): FlipDoc & { _id: Types.ObjectId } {
+function flipOf(checkId: string, entry: OutboxFlip, now: Date, held: boolean): FlipDoc & { _id: Types.ObjectId } {
   const { _id, at, recorded, oldStatus, newStatus, reason } = entry;
-  return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason };
+  const marks = held ? [...(entry.marks ?? []), 'parent_down' as const] : entry.marks;
+  return { _id, checkId, created: at, recorded, processed: now, oldStatus, newStatus, reason, ...(marks?.length ? { marks } : {}) };
 }

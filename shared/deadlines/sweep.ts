@@ -51,7 +51,7 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
   const notify = deps.notify ?? appConfig.notify;
   const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 }).lean<Pick<CheckDoc, '_id' | 'deadline'>>();
-  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 }).lean<Owing>();
+  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1, dependsOn: 1, held: 1 }).lean<Owing>();
   // One batch of BATCH_SIZE documents in memory at a time.
   const inBatches = { batchSize: BATCH_SIZE };
   let deadlines = 0;

@@ -4,6 +4,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { FlipReason, StoredStatus } from './check.js';
+import { marksField, type FlipMark } from './check-rules.js';
 
 
 /** A flip as stored. */
@@ -18,6 +19,8 @@ export interface FlipDoc {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Why an alerting rule raised or held back its alerts; absent when none played a part. */
+  marks?: FlipMark[];
 }
 
 const flipSchema = new Schema<FlipDoc>(
@@ -29,6 +32,7 @@ const flipSchema = new Schema<FlipDoc>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
   },
   { versionKey: false },
 );

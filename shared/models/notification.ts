@@ -5,6 +5,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { FlipReason } from './check.js';
+import { marksField, type FlipMark } from './check-rules.js';
 
 /** Where the delivery stands. */
 export type NotificationState = 'pending' | 'sending' | 'delivered' | 'failed';
@@ -29,6 +30,8 @@ export interface NotificationDoc {
   /** The flip's `created` (when the check changed status) and `reason`: the alert is built without reading the flip. */
   flipCreated: Date;
   reason: FlipReason;
+  /** The flip's marks: why an alerting rule raised it; absent when none played a part. */
+  marks?: FlipMark[];
   state: NotificationState;
   /** Error text of the last attempt; `""` when it delivered or none ran yet. */
   error: string;
@@ -65,6 +68,7 @@ const notificationSchema = new Schema<NotificationDoc>(
     status: { type: String, enum: ['up', 'down'], required: true },
     flipCreated: { type: Date, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
     state: { type: String, enum: ['pending', 'sending', 'delivered', 'failed'], default: 'pending' },
     error: { type: String, default: '' },
     attempts: { type: Number, default: 0 },

@@ -11,7 +11,8 @@ import type { Types } from 'mongoose';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { insertNew } from '../db.js';
 import { MAX_RECENT_PINGS, RECENT_PINGS_MS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
-import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
+import { deadlineOf, type Signal } from '../domain/status.js';
+import { applyRules } from '../domain/rules.js';
 import { changeChecks, owedFlip, readChecks } from '../checks/store.js';
 import { completeOwed } from '../alerts/outbox.js';
 import { scheduleDeadlines, type DeadlineAt } from '../deadlines/schedule.js';
@@ -69,7 +70,7 @@ function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { c
       counted.before = null;
       continue;
     }
-    const outcome = applySignal(state, resolve(state), now, meta.rid);
+    const outcome = applyRules(state, resolve(state), now, meta.rid);
     const n = state.nPings + 1;
     Object.assign(set, outcome.set);
     state = { ...state, ...outcome.set, nPings: n };
