@@ -5,6 +5,7 @@ import { config } from '../../shared/config.js';
 import { uniqueKeyOf } from '../../shared/domain/ids.js';
 import type { ApiVersion } from '../middleware/version.js';
 import { isoSeconds } from './time.js';
+import { presentTimerRules, type TimerRulesJson } from './timer-rules.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -22,7 +23,7 @@ export interface CheckView {
 export type ShownStatus = LiveStatus | 'started';
 
 /** The Check object; optional members depend on the key and the check's kind. */
-export interface CheckJson {
+export interface CheckJson extends TimerRulesJson {
   name: string;
   slug: string;
   tags: string;
@@ -106,6 +107,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     json.schedule = check.schedule;
     json.tz = check.tz;
   }
+  Object.assign(json, presentTimerRules(check));
   return json;
 }
 

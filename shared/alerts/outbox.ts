@@ -81,7 +81,7 @@ export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], 
  */
 export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: Date, first?: FirstAttempt): Promise<NotificationDoc[]> {
   if (owed.length === 0) return [];
-  const alerting = owed.filter(({ check, entry }) => notifiesOn(entry) && check.status !== 'paused' && check.channels.length > 0);
+  const alerting = owed.filter(({ check, entry }) => (entry.event !== undefined || notifiesOn(entry)) && check.status !== 'paused' && check.channels.length > 0);
   const channelIds = [...new Set(alerting.flatMap(({ check }) => check.channels))];
   const channels = channelIds.length === 0 ? [] : await Channel.find({ _id: { $in: channelIds } }).lean<ChannelDoc[]>();
   const byId = new Map(channels.map((c) => [c._id, c]));
@@ -94,13 +94,16 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
     data: { flipId, checkId, channelId },
     opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
   }));
-  await Promise.all([insertNew(Flip, owed.map(({ check, entry }) => flipOf(check._id, entry, now))), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
+  // A rule's alert (late, reminder) is not a flip: no flip document for it.
+  const flips = owed.filter(({ entry }) => entry.event === undefined).map(({ check, entry }) => flipOf(check._id, entry, now));
+  await Promise.all([insertNew(Flip, flips), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
   return inserted;
 }
 
 function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date, first?: FirstAttempt): NotificationDoc[] {
-  const status = entry.newStatus === 'up' ? 'up' : 'down';
+  // A rule's alert goes where down alerts go.
+  const status = entry.newStatus === 'up' && entry.event === undefined ? 'up' : 'down';
   return alertingChannels(check, status, channels).map((channel) => ({
     _id: notificationIdOf(String(entry._id), channel._id),
     flipId: String(entry._id),
@@ -109,6 +112,8 @@ function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<str
     status,
     flipCreated: entry.at,
     reason: entry.reason,
+    ...(entry.event ? { event: entry.event } : {}),
+    ...(entry.n ? { n: entry.n } : {}),
     state: 'pending',
     error: '',
     attempts: 0,

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
+import { downRuleFields, earliest, ruleChange, ruleWakeAt } from '../domain/timer-rules.js';
 import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../checks/store.js';
 import { fanOut } from '../alerts/outbox.js';
 import { sendFirstAttempts } from '../alerts/first-attempt.js';
@@ -41,14 +42,20 @@ let lastPass: Promise<unknown> = Promise.resolve();
 /** Outbox entries this process is completing now (ids): another batch leaves them alone, a retry after a failure or crash does not. */
 const completing = new Set<string>();
 
-/** The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4). */
+/**
+ * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
+ * alerting rules owe now (a late warning, a reminder), written with them.
+ */
 function deadlineChange(now: Date): Compute<DeadlineOutcome> {
   return (check) => {
+    const rules = ruleChange(check, now);
+    const owe = (rules?.owe ?? []).map((alert) => owedFlip(alert, now, now));
+    const unchanged = rules ? { set: rules.set, owe } : null;
     const deadline = deadlineOf(check);
-    if (check.status === 'down' || !deadline) return { change: null, result: 'settled' };
-    if (liveStatus(check, now) !== 'down') return { change: null, result: 'early' };
+    if (check.status === 'down' || !deadline) return { change: unchanged, result: 'settled' };
+    if (liveStatus(check, now) !== 'down') return { change: unchanged, result: 'early' };
     const entry = owedFlip({ oldStatus: check.status, newStatus: 'down', reason: 'timeout' }, deadline, now);
-    return { change: { set: { status: 'down', deadline: null }, owe: [entry] }, result: 'flipped' };
+    return { change: { set: { status: 'down', deadline: null, ...downRuleFields(check, now) }, owe: [entry] }, result: 'flipped' };
   };
 }
 
@@ -71,7 +78,11 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
   const { now, applied } = await pass;
   crashPoint('deadline-stored');
   const results = [...applied.values()];
-  const early = results.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
+  // The job comes back at the deadline, or at a rule's next moment when earlier (a check down for good has none).
+  const early = results.flatMap(({ check, result }) => {
+    const at = earliest(result === 'early' ? deadlineOf(check) : null, ruleWakeAt(check));
+    return at ? [{ checkId: check._id, at }] : [];
+  });
   const owed = results.flatMap(({ check }) => check.outbox.filter((e) => !completing.has(String(e._id))).map((entry) => ({ check, entry })));
   for (const { entry } of owed) completing.add(String(entry._id));
   try {
