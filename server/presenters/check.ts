@@ -17,6 +17,8 @@ export interface CheckView {
   now: Date;
   /** The request's API version: the path of the URLs, and `started` as a status in v1. */
   version: ApiVersion;
+  /** Until when a maintenance window covers the check at `now` (shared/checks/maintenance.ts); without it, none does. */
+  maintenanceUntil?: (check: CheckDoc) => Date | null;
 }
 
 /** The status a check shows: v1 also has `started` (behaviour.md §7 item 5). */
@@ -107,7 +109,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     json.schedule = check.schedule;
     json.tz = check.tz;
   }
-  Object.assign(json, presentTimerRules(check));
+  Object.assign(json, presentTimerRules(check, Boolean(view.maintenanceUntil?.(check))));
   return json;
 }
 

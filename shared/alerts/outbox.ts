@@ -25,9 +25,10 @@ import type { Queues } from '../queues/index.js';
 import type { NotifyConfig } from '../config.js';
 import { pullOwed } from '../checks/store.js';
 import { crashPoint } from '../crash.js';
+import { heldEntries, oweAfterMaintenance } from './maintenance-hold.js';
 
 /** The check fields completing an entry reads. */
-export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status'>;
+export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'tags'>;
 
 /** One owed flip and its check as stored after the change. */
 export interface OwedFlip {
@@ -37,7 +38,8 @@ export interface OwedFlip {
 
 /** What completing needs: the notify queue and its retry settings (`backoffMs` in milliseconds). */
 export interface OutboxDeps {
-  queues: Pick<Queues, 'notify'>;
+  /** `deadlines` moves the job of a check held down by maintenance to the window's end (else the sweep does). */
+  queues: Pick<Queues, 'notify'> & Partial<Pick<Queues, 'deadlines'>>;
   notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
 }
 
@@ -85,21 +87,28 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
   const channelIds = [...new Set(alerting.flatMap(({ check }) => check.channels))];
   const channels = channelIds.length === 0 ? [] : await Channel.find({ _id: { $in: channelIds } }).lean<ChannelDoc[]>();
   const byId = new Map(channels.map((c) => [c._id, c]));
-  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now, first));
-  const inserted = await insertNew(Notification, notifications);
+  const held = await heldEntries(alerting, now);
+  const notifications = alerting.flatMap(({ check, entry }) => notificationsOf(check, entry, byId, now, held.has(String(entry._id)) ? undefined : first));
+  for (const n of notifications) if (held.has(n.flipId)) Object.assign(n, HELD);
+  const inserted = (await insertNew(Notification, notifications)).filter((n) => !n.held);
   crashPoint('notifications-inserted');
 
-  const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
+  const jobs = notifications.filter((n) => !n.held).map(({ flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
     opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
   }));
   // A rule's alert (late, reminder) is not a flip: no flip document for it.
-  const flips = owed.filter(({ entry }) => entry.event === undefined).map(({ check, entry }) => flipOf(check._id, entry, now));
+  const flips = owed.filter(({ entry }) => entry.event === undefined).map(({ check, entry }) => ({ ...flipOf(check._id, entry, now), ...(held.has(String(entry._id)) ? { maintenance: true } : {}) }));
   await Promise.all([insertNew(Flip, flips), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
+  const heldDown = new Map(alerting.filter(({ entry }) => entry.newStatus === 'down' && held.has(String(entry._id))).map(({ check, entry }) => [check._id, held.get(String(entry._id))!]));
+  await oweAfterMaintenance(deps.queues.deadlines, heldDown, now);
   return inserted;
 }
+
+/** A notification held back by a maintenance window: never sent (logged as skipped), with the reason. */
+const HELD = { state: 'failed', error: 'in maintenance', held: true, claimToken: null, leaseUntil: null, sendingSince: null } as const;
 
 function notificationsOf(check: OwingCheck, entry: OutboxFlip, channels: Map<string, ChannelDoc>, now: Date, first?: FirstAttempt): NotificationDoc[] {
   // A rule's alert goes where down alerts go.

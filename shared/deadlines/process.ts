@@ -13,8 +13,10 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
-import { downRuleFields, earliest, ruleChange, ruleWakeAt } from '../domain/timer-rules.js';
+import { bothChanges, downRuleFields, earliest, maintenanceEndChange, ruleChange, ruleWakeAt } from '../domain/timer-rules.js';
+import { maintenanceOf } from '../checks/maintenance.js';
 import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../checks/store.js';
+import type { CheckDoc } from '../models/check.js';
 import { fanOut } from '../alerts/outbox.js';
 import { sendFirstAttempts } from '../alerts/first-attempt.js';
 import { leaseMsOf } from '../alerts/notify.js';
@@ -46,9 +48,9 @@ const completing = new Set<string>();
  * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
  * alerting rules owe now (a late warning, a reminder), written with them.
  */
-function deadlineChange(now: Date): Compute<DeadlineOutcome> {
+function deadlineChange(now: Date, stillUntil: (check: CheckDoc) => Date | null): Compute<DeadlineOutcome> {
   return (check) => {
-    const rules = ruleChange(check, now);
+    const rules = bothChanges(ruleChange(check, now), maintenanceEndChange(check, now, stillUntil(check)));
     const owe = (rules?.owe ?? []).map((alert) => owedFlip(alert, now, now));
     const unchanged = rules ? { set: rules.set, owe } : null;
     const deadline = deadlineOf(check);
@@ -72,7 +74,9 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     const now = deps.clock();
     const [own, due] = await Promise.all([readChecks(checkIds), readDue(now, MAX_BATCH)]);
     const checks = new Map([...own, ...due].map((check) => [check._id, check]));
-    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now)) };
+    // Windows are read only for checks whose held alert may be due (none for a check without rules).
+    const stillUntil = await maintenanceOf([...checks.values()].filter((c) => c.heldUntil), now);
+    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, stillUntil)) };
   });
   lastPass = pass.catch(() => undefined);
   const { now, applied } = await pass;

@@ -54,7 +54,9 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 }).lean<Pick<CheckDoc, '_id' | 'deadline'>>();
   // A down check's reminder (`repeat_every`) is timed by the same job.
   const reminding = Check.find({ remindAt: { $lte: horizon }, status: 'down', repeatEvery: { $gt: 0 } }, { remindAt: 1 }).lean<Pick<CheckDoc, '_id' | 'remindAt'>>();
-  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 }).lean<Owing>();
+  // And the end of a maintenance window that held a down alert.
+  const holding = Check.find({ heldUntil: { $lte: horizon } }, { heldUntil: 1 }).lean<Pick<CheckDoc, '_id' | 'heldUntil'>>();
+  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, tags: 1, outbox: 1 }).lean<Owing>();
   // One batch of BATCH_SIZE documents in memory at a time.
   const inBatches = { batchSize: BATCH_SIZE };
   let deadlines = 0;
@@ -74,6 +76,14 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
       await Promise.all([
         scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
         scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.remindAt! })), now, false),
+      ]);
+    }, inBatches),
+    holding.cursor(inBatches).eachAsync(async (batch: Pick<CheckDoc, '_id' | 'heldUntil'>[]) => {
+      deadlines += batch.length;
+      const [overdue, ahead] = [batch.filter((c) => c.heldUntil! <= staleBefore), batch.filter((c) => c.heldUntil! > staleBefore)];
+      await Promise.all([
+        scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
+        scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.heldUntil! })), now, false),
       ]);
     }, inBatches),
     owingChecks.cursor(inBatches).eachAsync(async (batch: Owing[]) => {

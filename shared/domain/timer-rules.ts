@@ -9,7 +9,7 @@ import type { CheckDoc, RuleEvent } from '../models/check.js';
 const MS_PER_SECOND = 1000;
 
 /** The check fields the rules read. */
-export type RuleState = CheckState & Pick<CheckDoc, 'deadline' | 'notifyLate' | 'repeatEvery' | 'lateFor' | 'remindAt' | 'remindN'>;
+export type RuleState = CheckState & Pick<CheckDoc, 'deadline' | 'notifyLate' | 'repeatEvery' | 'lateFor' | 'remindAt' | 'remindN' | 'heldUntil'>;
 
 /** An alert a rule owes: an outbox entry's status change and event (shared/models/check.ts `OutboxFlip`). */
 export type RuleAlert = FlipChange & { event: RuleEvent; n?: number };
@@ -39,16 +39,16 @@ export function earliest(a: Date | null | undefined, b: Date | null | undefined)
   return a <= b ? a : b;
 }
 
-/** When the rules next need the deadline worker (late or reminder); null when never. */
+/** When the rules next need the deadline worker (late, reminder, or the end of a maintenance window that held a down alert); null when never. */
 export function ruleWakeAt(check: RuleState): Date | null {
-  return earliest(lateAt(check), remindDue(check));
+  return earliest(earliest(lateAt(check), remindDue(check)), check.heldUntil);
 }
 
 /**
  * When the check's deadline job must be due: its stored deadline, or a rule's moment when earlier. A check without rules pays one test.
  */
 export function wakeAt(check: RuleState): Date | null {
-  if (!check.notifyLate && !check.remindAt) return check.deadline;
+  if (!check.notifyLate && !check.remindAt && !check.heldUntil) return check.deadline;
   return earliest(check.deadline, ruleWakeAt(check));
 }
 
@@ -80,4 +80,23 @@ export function ruleChange(check: RuleState, now: Date): RuleOutcome | null {
     return { set: { remindAt: new Date(next), remindN: n }, owe: [{ oldStatus: 'down', newStatus: 'down', reason: '', event: 'reminder', n }] };
   }
   return null;
+}
+
+/**
+ * The end of a maintenance window that held back a down alert (`heldUntil` passed): another window still covering the check moves it to that
+ * window's end; otherwise it is cleared and, if the check is still down, one `resumed` alert is owed, in the same write (exactly once).
+ * @param stillUntil - Until when the check is still in maintenance at `now` (shared/domain/maintenance.ts), or null.
+ * @returns null while `heldUntil` has not passed.
+ */
+export function maintenanceEndChange(check: RuleState, now: Date, stillUntil: Date | null): RuleOutcome | null {
+  if (!check.heldUntil || check.heldUntil > now) return null;
+  if (stillUntil && stillUntil > now) return { set: { heldUntil: stillUntil }, owe: [] };
+  const owe: RuleAlert[] = check.status === 'down' ? [{ oldStatus: 'down', newStatus: 'down', reason: '', event: 'resumed' }] : [];
+  return { set: { heldUntil: null }, owe };
+}
+
+/** Two outcomes as one write. */
+export function bothChanges(a: RuleOutcome | null, b: RuleOutcome | null): RuleOutcome | null {
+  if (!a || !b) return a ?? b;
+  return { set: { ...a.set, ...b.set }, owe: [...a.owe, ...b.owe] };
 }

@@ -16,6 +16,8 @@ export interface CheckTimers {
   remindAt?: Date | null;
   /** Reminders owed since the check last went down. */
   remindN?: number;
+  /** A down alert was held back by a maintenance window until then: the deadline job looks again at that moment (shared/domain/maintenance.ts). */
+  heldUntil?: Date | null;
 }
 
 /** Mongoose paths of {@link CheckTimers}; no defaults, so they stay absent until set. */
@@ -25,9 +27,11 @@ export const checkTimerFields = {
   lateFor: { type: Date },
   remindAt: { type: Date },
   remindN: { type: Number },
+  heldUntil: { type: Date },
 } as const;
 
-/** Mongoose index of the sweep's repair of lost reminder jobs; sparse: most checks have no `remindAt`. */
+/** Mongoose indexes of the sweep's repair of lost reminder and maintenance-end jobs; sparse: most checks have neither. */
 export function indexCheckTimers(schema: Schema): void {
   schema.index({ remindAt: 1 }, { sparse: true });
+  schema.index({ heldUntil: 1 }, { sparse: true });
 }

@@ -18,6 +18,8 @@ export interface FlipDoc {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Recorded while a maintenance window covered the check: its alerts were held back. Absent otherwise. */
+  maintenance?: boolean;
 }
 
 const flipSchema = new Schema<FlipDoc>(
@@ -29,6 +31,7 @@ const flipSchema = new Schema<FlipDoc>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+    maintenance: { type: Boolean },
   },
   { versionKey: false },
 );

@@ -32,6 +32,8 @@ export interface NotificationDoc {
   /** A timed rule's alert, not a flip's: `late`, `reminder` (number `n`), `resumed` (README "Alerting rules"); absent for a flip's alert. */
   event?: RuleEvent;
   n?: number;
+  /** Held back by a maintenance window: never sent (`failed` without attempts, error `in maintenance`). */
+  held?: boolean;
   state: NotificationState;
   /** Error text of the last attempt; `""` when it delivered or none ran yet. */
   error: string;
@@ -70,6 +72,7 @@ const notificationSchema = new Schema<NotificationDoc>(
     reason: { type: String, default: '' },
     event: { type: String },
     n: { type: Number },
+    held: { type: Boolean },
     state: { type: String, enum: ['pending', 'sending', 'delivered', 'failed'], default: 'pending' },
     error: { type: String, default: '' },
     attempts: { type: Number, default: 0 },
