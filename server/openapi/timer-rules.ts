@@ -12,6 +12,7 @@ export const timerRuleFields = {
     type: 'integer', minimum: 300, maximum: MAX_SECONDS,
     description: 'Alerting rule, seconds: while the check stays down, its channels are alerted again at this interval ("reminder n") until it recovers or is paused.',
   },
+  maintenance: { const: true, description: 'Present only while a maintenance window (`/maintenance/`) covers the check: its alerts are held back.' },
 };
 
 /** Timed rule members of the create/update payload. */

@@ -14,9 +14,14 @@ import { VALIDATION_PREFIX } from '../schemas/parse.js';
 import type { CheckDeps } from './checks.js';
 
 const log = logger.child({ module: 'maintenance' });
+const invalid = (problem: string) => new AppError(400, VALIDATION_PREFIX + problem);
 
-/** The window fields a payload sets, merged over `current` (a window of the other kind drops the fields of the first). */
+/**
+ * The window fields a payload sets, merged over `current` (a window of the other kind drops the fields of the first).
+ * @throws AppError(400) when the payload gives both kinds.
+ */
 function fieldsOf(current: Partial<MaintenanceDoc>, input: MaintenanceInput): Partial<MaintenanceDoc> {
+  if (input.schedule && (input.start || input.end)) throw invalid('a window needs start and end, or schedule and duration');
   const next: Partial<MaintenanceDoc> = { ...current };
   if (input.name !== undefined) next.name = input.name;
   if (input.schedule) Object.assign(next, { schedule: input.schedule, start: null, end: null });
@@ -29,8 +34,6 @@ function fieldsOf(current: Partial<MaintenanceDoc>, input: MaintenanceInput): Pa
   if (input.tags !== undefined) next.tags = input.tags.split(/\s+/).filter(Boolean);
   return next;
 }
-
-const invalid = (problem: string) => new AppError(400, VALIDATION_PREFIX + problem);
 
 /**
  * Checks a whole window: one kind, `end` after `start`, a `duration` for a schedule, something covered, every listed check in the project.
