@@ -33,7 +33,7 @@ describe('maintenance windows through the deadline and notify workers', () => {
     const channel = await buildChannel(project, { kind: 'webhook', value: `${hook.receiver.url}/hook` });
     return buildCheck(project, { channels: [channel._id], timeout: 1, grace: 1, ...fields });
   }
-  const log = async (uuid: string) => (await api(project.apiKey).get(`/checks/${uuid}/notifications/`)).body.notifications as Array<Record<string, unknown>>;
+  const log = async (uuid: string) => (await api(project.apiKey).get(`/checks/${uuid}/notifications/`)).body.notifications as Array<Record<string, string>>;
 
   it('records the flip marked and sends nothing inside the window, then alerts once when it ends with the check still down', async () => {
     await window(4);
