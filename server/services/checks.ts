@@ -9,6 +9,7 @@ import { Notification } from '../../shared/models/notification.js';
 import { Flip } from '../../shared/models/flip.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { deadlineOf } from '../../shared/domain/status.js';
+import { downRuleFields, wakeAt } from '../../shared/domain/timer-rules.js';
 import { changeCheck, owedFlip } from '../../shared/checks/store.js';
 import { completeOwed } from '../../shared/alerts/outbox.js';
 import { config } from '../../shared/config.js';
@@ -89,16 +90,19 @@ export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: Check
   const { input, version } = write;
   const channels = await resolveChannels(check.projectId, input.channels);
   await checkDependsOn(check.projectId, check._id, input.depends_on);
+  const now = deps.clock();
   const done = await changeCheck(check, (current) => {
     const set = fieldsOf(current, input, version);
     if (channels !== undefined) set.channels = channels;
+    // `repeat_every` set on a check already down starts its reminders now.
+    if (set.repeatEvery && current.status === 'down' && !(current.repeatEvery && current.remindAt)) Object.assign(set, downRuleFields(set, now));
     const deadline = deadlineOf({ ...current, ...set });
-    return { change: { set: { ...set, deadline } }, result: current.deadline };
+    return { change: { set: { ...set, deadline } }, result: wakeAt(current) };
   });
   if (!done) throw notFound();
-  const { deadline } = done.check;
-  if (deadline && deadline.getTime() !== done.result?.getTime()) {
-    await scheduleDeadlines(deps.queues.deadlines, [{ checkId: check._id, at: deadline }], deps.clock()).catch((err: unknown) =>
+  const wake = wakeAt(done.check);
+  if (wake && wake.getTime() !== done.result?.getTime()) {
+    await scheduleDeadlines(deps.queues.deadlines, [{ checkId: check._id, at: wake }], deps.clock()).catch((err: unknown) =>
       log.error({ err, checkId: check._id }, 'cannot schedule deadline; the sweep will'),
     );
   }

@@ -45,7 +45,7 @@ async function downChecks(ids: readonly string[], now: Date): Promise<Set<string
  *
  * @throws the MongoDB error.
  */
-export async function heldEntries(owed: readonly Owed[], now: Date): Promise<Set<string>> {
+export async function heldByParents(owed: readonly Owed[], now: Date): Promise<Set<string>> {
   const candidates = owed.filter(mayBeHeld);
   if (candidates.length === 0) return new Set();
   const down = await downChecks(candidates.flatMap(({ check }) => check.dependsOn ?? []), now);

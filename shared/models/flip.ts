@@ -21,6 +21,8 @@ export interface FlipDoc {
   reason: FlipReason;
   /** Why an alerting rule raised or held back its alerts; absent when none played a part. */
   marks?: FlipMark[];
+  /** Recorded while a maintenance window covered the check: its alerts were held back. Absent otherwise. */
+  maintenance?: boolean;
 }
 
 const flipSchema = new Schema<FlipDoc>(
@@ -33,6 +35,7 @@ const flipSchema = new Schema<FlipDoc>(
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
     marks: marksField,
+    maintenance: { type: Boolean },
   },
   { versionKey: false },
 );
