@@ -1,4 +1,4 @@
-/** Sends an invitation link by email through the alert relay (SMTP_URL, FROM_EMAIL); a failure is logged, never thrown. */
+/** Sends an invitation link by email through the alert relay (SMTP_URL, DEFAULT_FROM_EMAIL); a failure is logged, never thrown. */
 import nodemailer from 'nodemailer';
 import { config } from '../../shared/config.js';
 import { logger } from '../../shared/logger.js';
