@@ -47,8 +47,9 @@ export function assertPassword(password: unknown): asserts password is string {
 export async function createUser(email: string, password: string, now: Date): Promise<UserDoc | null> {
   const address = normaliseEmail(email);
   assertPassword(password);
-  if (await User.exists({ email: address })) return null;
+  // Hash first either way, so a taken address answers no faster than a free one.
   const passwordHash = await argon2.hash(password);
+  if (await User.exists({ email: address })) return null;
   try {
     const user = await User.create({ _id: randomUUID(), email: address, passwordHash, created: now });
     return user.toObject<UserDoc>();
