@@ -20,9 +20,10 @@ export function safeNext(next: unknown): string {
 }
 
 /** Starts a new session (a new id: no fixation) for the user. */
-async function signIn(req: Request, userId: string): Promise<void> {
+async function signIn(req: Request, userId: string, epoch: number): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
   req.session.userId = userId;
+  req.session.epoch = epoch;
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }
 
@@ -53,7 +54,7 @@ export function accountRouter(options: WebOptions, limiter: SignInLimiter, clock
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);
-    await signIn(req, user._id);
+    await signIn(req, user._id, user.sessionEpoch ?? 0);
     res.redirect(303, next);
   });
 
@@ -88,7 +89,7 @@ export function accountRouter(options: WebOptions, limiter: SignInLimiter, clock
   router.post('/account/password', requireUser, async (req, res) => {
     const user = currentUser(res);
     try {
-      await changePassword(user?._id ?? '', fieldOf(req, 'current'), fieldOf(req, 'password'));
+      req.session.epoch = await changePassword(user?._id ?? '', fieldOf(req, 'current'), fieldOf(req, 'password'));
     } catch (err) {
       if (err instanceof AppError && err.status === 400) return render(req, res, 'account', { title: 'Account', error: `${err.message}.` }, 400);
       throw err;

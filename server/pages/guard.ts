@@ -12,12 +12,12 @@ import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { currentUser } from './render.js';
 
-/** Sets `res.locals.user` from the session; a session of a deleted user is signed out. */
+/** Sets `res.locals.user` from the session; a session of a deleted user, or from before a password change, is signed out. */
 export const loadUser: RequestHandler = async (req, res, next) => {
   const userId = req.session?.userId;
   if (userId) {
     const user = await findUser(userId);
-    if (user) res.locals.user = user;
+    if (user && (user.sessionEpoch ?? 0) === (req.session.epoch ?? 0)) res.locals.user = user;
     else delete req.session.userId;
   }
   next();

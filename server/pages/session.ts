@@ -12,6 +12,8 @@ declare module 'express-session' {
   interface SessionData {
     /** The signed-in user's id. */
     userId?: string;
+    /** The user's session epoch at sign-in; a password change raises the user's, signing this session out. */
+    epoch?: number;
     /** One message for the next page shown (after a redirect). */
     notice?: string;
   }

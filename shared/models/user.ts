@@ -9,6 +9,8 @@ const userSchema = new Schema(
     /** argon2id PHC string. */
     passwordHash: { type: String, required: true },
     created: { type: Date, required: true },
+    /** Raised by a password change: sessions signed in under an older value are signed out. */
+    sessionEpoch: { type: Number, default: 0 },
   },
   { versionKey: false },
 );

@@ -87,14 +87,21 @@ export function findUser(id: string): Promise<UserDoc | null> {
 }
 
 /**
- * Replaces a user's password after checking the current one.
+ * Replaces a user's password after checking the current one, and raises the session epoch (signing out the user's
+ * other sessions).
+ * @returns The new session epoch, for the session that made the change.
  * @throws AppError(400) `the current password is wrong`, or for a new password outside the limits.
  */
-export async function changePassword(userId: string, current: unknown, next: unknown): Promise<void> {
+export async function changePassword(userId: string, current: unknown, next: unknown): Promise<number> {
   const user = await User.findById(userId).lean<UserDoc>();
   if (!user || typeof current !== 'string' || !(await argon2.verify(user.passwordHash, current))) {
     throw new AppError(400, 'the current password is wrong');
   }
   assertPassword(next);
-  await User.updateOne({ _id: userId }, { $set: { passwordHash: await argon2.hash(next) } });
+  const updated = await User.findOneAndUpdate(
+    { _id: userId },
+    { $set: { passwordHash: await argon2.hash(next) }, $inc: { sessionEpoch: 1 } },
+    { returnDocument: 'after' },
+  ).lean<UserDoc>();
+  return updated?.sessionEpoch ?? 0;
 }

@@ -49,6 +49,18 @@ describe('sign-up and password change', () => {
     expect(await authenticate('ann@example.org', PASSWORD)).to.equal(null);
   });
 
+  it('signs out the other sessions of a user who changes the password, and keeps this one', async () => {
+    await buildUser('ann@example.org');
+    const laptop = webAgent();
+    const phone = webAgent();
+    await signIn(laptop, 'ann@example.org');
+    await signIn(phone, 'ann@example.org');
+    const _csrf = csrfOf((await laptop.get('/account/')).text);
+    await laptop.post('/account/password').type('form').send({ _csrf, current: PASSWORD, password: 'a new password' });
+    expect((await laptop.get('/projects/')).status).to.equal(200);
+    expect((await phone.get('/projects/')).headers.location).to.equal('/signin/?next=%2Fprojects%2F');
+  });
+
   it('never stores the password itself', async () => {
     await buildUser('ann@example.org');
     const stored = JSON.stringify(await User.findOne({ email: 'ann@example.org' }).lean());
