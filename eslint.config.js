@@ -119,7 +119,7 @@ export default defineConfig([
 
   {
     name: 'hc/dashboard',
-    files: ['server/dashboard/**/*.js'],
+    files: ['server/dashboard/**/*.js', 'server/pages/static/**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { sourceType: 'module', globals: globals.browser },
   },

@@ -106,6 +106,18 @@ n_pings="$(curl -sf "$ORIGIN/api/v3/checks/$uuid" -H "X-Api-Key: $api_key" | nod
 [[ "$n_pings" == 1 ]] || fail "the check has $n_pings pings, expected 1"
 say "project, check and ping through the started service: OK"
 
+# The web app's first user (README, Web app): one hc-admin command, then sign in with the printed password.
+user="$(node dist/scripts/hc-admin.js user create --email first@example.org)"
+password="$(node -e 'console.log(JSON.parse(process.argv[1]).password)' "$user")"
+jar="$WORK/cookies.txt"
+csrf="$(curl -sf -c "$jar" "$ORIGIN/signin/" | grep -o 'name="_csrf" value="[^"]*"' | head -n 1 | sed 's/.*value="//; s/"$//')"
+[[ -n "$csrf" ]] || fail "the sign-in page has no form"
+signed_in="$(curl -s -b "$jar" -c "$jar" -o /dev/null -w '%{http_code} %{redirect_url}' "$ORIGIN/signin/" \
+  --data-urlencode "_csrf=$csrf" --data-urlencode "email=first@example.org" --data-urlencode "password=$password")"
+[[ "$signed_in" == "303 $ORIGIN/projects/" ]] || fail "signing in as the first user answered $signed_in"
+[[ "$(curl -s -b "$jar" -o /dev/null -w '%{http_code}' "$ORIGIN/projects/")" == 200 ]] || fail "the project list did not open after signing in"
+say "hc-admin user create, then sign-in through the started service: OK"
+
 stop_app || fail "npm start did not exit within 15 s of Ctrl-C"
 [[ "$(grep -c '"msg":"shut down"' "$WORK/start.log")" == 1 ]] || fail "npm start did not shut down cleanly"
 for port in "$PORT" "$SMTP_PORT" "$MONGO_PORT" "$REDIS_PORT"; do

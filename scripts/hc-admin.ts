@@ -26,6 +26,7 @@ try {
     import('./admin/project.js'),
     import('./admin/channel.js'),
     import('./admin/channel-test.js'),
+    import('./admin/user.js'),
   ]);
   for (const group of groups) group.register(program);
   const { config } = await import('../shared/config.js');

@@ -8,7 +8,8 @@
  * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
  * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
  * endpoints (process metrics, `/admin/queues`) when a credential is configured,
- * and the web dashboard at `/` (its files under `/dashboard/`).
+ * the web app's pages (server/pages: `/`, `/signin/`, `/projects/…`, `/invite/…`, `/static/…`), and the
+ * key-based wall display at `/wall/` (its files under `/dashboard/`).
  */
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
@@ -20,6 +21,7 @@ import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
 import { dashboardRouter } from './routes/dashboard.js';
+import { pagesRouter } from './pages/index.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
 import type { AppDeps } from './deps.js';
@@ -79,6 +81,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(badgeRouter(deps.clock));
   if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
   app.use(opsRouter(ops, deps.queues));
+  app.use(pagesRouter(deps));
   app.use(dashboardRouter());
 
   app.use(notFoundHandler);

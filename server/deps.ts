@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import type { OpsConfig } from '../shared/config-ops.js';
 import type { PingJournal } from '../shared/pings/journal.js';
 import type { Queues } from '../shared/queues/index.js';
+import type { WebOptions } from './pages/options.js';
 
 /** What the web process shares between requests. */
 export interface AppDeps {
@@ -15,4 +16,6 @@ export interface AppDeps {
   ops?: OpsConfig;
   /** The process's ping journal (shared/pings/journal.ts); without one, a ping is answered once MongoDB has it. */
   journal?: PingJournal;
+  /** The web app's settings (server/pages/options.ts); default from config (tests pass their own). */
+  web?: WebOptions;
 }

@@ -65,6 +65,8 @@ export interface Config {
   readonly pingEmailDomain: string;
   /** Largest message smtpd accepts, in bytes; larger ones get 552. */
   readonly smtpMaxMessageBytes: number;
+  /** Whether the web app's sign-up page is open to anyone (REGISTRATION_OPEN, default false, as the reference self-hosted). */
+  readonly registrationOpen: boolean;
   /** Alert delivery settings (behaviour.md §6). */
   readonly notify: NotifyConfig;
   /** Metrics, admin credential and queue dashboard (see shared/config-ops.ts). */
@@ -113,6 +115,7 @@ interface Env extends NotifyEnv, OpsEnv {
   readonly SMTP_HOST: string;
   readonly PING_EMAIL_DOMAIN?: string;
   readonly SMTP_MAX_MESSAGE_BYTES: number;
+  readonly REGISTRATION_OPEN: boolean;
 }
 
 const schema = Joi.object<Env>({
@@ -160,6 +163,7 @@ const schema = Joi.object<Env>({
   SMTP_HOST: Joi.string().ip().default('0.0.0.0'),
   PING_EMAIL_DOMAIN: Joi.string().hostname(),
   SMTP_MAX_MESSAGE_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
+  REGISTRATION_OPEN: Joi.boolean().truthy('1').falsy('0').default(false),
   ...notifySchemaKeys,
   ...opsSchemaKeys,
 }).unknown(true);
@@ -205,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     smtpHost: value.SMTP_HOST,
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
     smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
+    registrationOpen: value.REGISTRATION_OPEN,
     notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME)),
     ops: Object.freeze(opsConfigOf(value)),
   });

@@ -1,8 +1,14 @@
 /**
- * `hc-admin project …`: creating projects and showing their keys once.
+ * `hc-admin project …`: creating projects and showing their keys once; adding members (README, Web app).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createProject } from '../../shared/services/projects.js';
+import { addMember } from '../../shared/services/members.js';
+import { normaliseEmail } from '../../shared/services/users.js';
+import { Project } from '../../shared/models/project.js';
+import { User } from '../../shared/models/user.js';
+import { ROLES, type Role } from '../../shared/models/membership.js';
+import { AppError } from '../../shared/errors.js';
 import { printJson, wholeNumber, type RegisterGroup } from './cli.js';
 import { withDb } from './db.js';
 
@@ -10,6 +16,22 @@ interface CreateOptions {
   name: string;
   pingLogLimit?: number;
   checkLimit?: number;
+}
+
+interface AddMemberOptions {
+  project: string;
+  email: string;
+  role: Role;
+}
+
+/** Makes an existing user a member of an existing project. @throws AppError(404) naming what is unknown. */
+async function addMemberByEmail(opts: AddMemberOptions): Promise<{ project: string; email: string; role: Role }> {
+  const email = normaliseEmail(opts.email);
+  const [project, user] = await Promise.all([Project.exists({ _id: opts.project }), User.findOne({ email }).lean()]);
+  if (!project) throw new AppError(404, `no project with id ${opts.project}`);
+  if (!user) throw new AppError(404, `no user with email ${email} (create one with hc-admin user create)`);
+  await addMember(opts.project, user._id, opts.role, new Date());
+  return { project: opts.project, email, role: opts.role };
 }
 
 /**
@@ -39,4 +61,11 @@ export const register: RegisterGroup = (program: Command) => {
         ping_key: created.pingKey,
       });
     });
+  group
+    .command('add-member')
+    .description('give a user a role in a project (an existing project gets its owner this way); prints JSON')
+    .requiredOption('--project <id>', 'project id')
+    .requiredOption('--email <email>', "the user's email address")
+    .addOption(new Option('--role <role>', 'owner, rw (read-write) or ro (read-only)').choices(ROLES).default('owner'))
+    .action(async (opts: AddMemberOptions) => printJson(await withDb(() => addMemberByEmail(opts))));
 };

@@ -1,8 +1,12 @@
-/** API key authentication (behaviour.md §3.2): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest. */
+/**
+ * API key authentication (behaviour.md §3.2): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest; the
+ * project's own two keys, else a named key made in the web app (shared/services/api-keys.ts).
+ */
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { hashApiKey } from '../../shared/services/projects.js';
+import { apiKeyByDigest } from '../../shared/services/api-keys.js';
 import { AppError } from '../../shared/errors.js';
 
 /** Which keys an endpoint accepts. */
@@ -44,13 +48,25 @@ export function requireKey(access: Access): RequestHandler {
     if (key === undefined || [...key].length !== KEY_LENGTH) throw new AppError(401, 'missing api key');
     const digest = hashApiKey(key);
     const project = await Project.findOne({ $or: [{ apiKeyHash: digest }, { apiKeyReadonlyHash: digest }] }).lean<ProjectDoc>();
-    if (!project) throw new AppError(401, 'wrong api key');
+    if (!project) {
+      req.auth = await namedKeyAuth(digest, access);
+      next();
+      return;
+    }
     const readOnly = sameDigest(project.apiKeyReadonlyHash, digest);
     if (!readOnly && !sameDigest(project.apiKeyHash, digest)) throw new AppError(401, 'wrong api key');
     if (readOnly && access === 'write') throw new AppError(401, 'wrong api key');
     req.auth = { project, readOnly };
     next();
   };
+}
+
+/** Auth by a named key. @throws AppError(401) `wrong api key` when none matches, or a read-only one for `write`. */
+async function namedKeyAuth(digest: string, access: Access): Promise<Auth> {
+  const key = await apiKeyByDigest(digest);
+  const project = key && sameDigest(key.hash, digest) ? await Project.findById(key.projectId).lean<ProjectDoc>() : null;
+  if (!key || !project || (key.readOnly && access === 'write')) throw new AppError(401, 'wrong api key');
+  return { project, readOnly: key.readOnly };
 }
 
 /** The request's auth. @throws Error when `requireKey` did not run (a programming error). */

@@ -1,5 +1,5 @@
 /**
- * The web dashboard (README, Dashboard): `GET /` and `/dashboard/<file>` from the checkout's `server/dashboard/` (tsc
+ * The wall display (README, Dashboard): the key-based dashboard, `GET /wall/` and `/dashboard/<file>` from the checkout's `server/dashboard/` (tsc
  * does not copy them to dist/), with a Content-Security-Policy allowing this origin only.
  */
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ function secure(res: Response): void {
 /** Routes of the dashboard, mounted at the root of the app. */
 export function dashboardRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  router.get('/', (_req, res) => {
+  router.get('/wall/', (_req, res) => {
     secure(res);
     res.sendFile('index.html', { root: ASSETS });
   });

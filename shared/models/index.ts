@@ -5,3 +5,7 @@ export * from './ping.js';
 export * from './flip.js';
 export * from './channel.js';
 export * from './notification.js';
+export * from './user.js';
+export * from './membership.js';
+export * from './invitation.js';
+export * from './api-key.js';

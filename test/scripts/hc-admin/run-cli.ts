@@ -20,12 +20,14 @@ export interface CliResult {
  * test run's database.
  *
  * @param env - Extra environment, applied last (e.g. another MONGODB_URI).
+ * @param input - Standard input, when the command reads it (`--password-stdin`).
  */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, MONGODB_URI: testContext().services.mongoUri, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

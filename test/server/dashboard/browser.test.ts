@@ -87,7 +87,7 @@ describe('dashboard in a browser', function () {
   });
 
   async function signIn(key: string): Promise<void> {
-    await page.goto(`${served.origin}/`);
+    await page.goto(`${served.origin}/wall/`);
     await page.waitForSelector('#api-key');
     await page.type('#api-key', key);
     await page.click('form.sign-in button[type=submit]');
@@ -166,7 +166,7 @@ describe('dashboard in a browser', function () {
 
   it('is usable from the keyboard, and a live update keeps the focus where it was', async () => {
     const check = await buildCheck(project, { name: 'cron-job', tags: 'prod', ...fieldsFor('up', Date.now()) });
-    await page.goto(`${served.origin}/`);
+    await page.goto(`${served.origin}/wall/`);
     await page.waitForSelector('#api-key');
     await page.keyboard.type(project.apiKey);
     await page.keyboard.press('Enter');

@@ -1,13 +1,13 @@
 /**
  * How the web process serves the dashboard (server/routes/dashboard.ts): the
- * page at `/`, its files under `/dashboard/`, and nothing else.
+ * wall display at `/wall/`, its files under `/dashboard/`, and nothing else.
  */
 import { expect } from 'chai';
 import { http } from '../../helpers/factories.js';
 
 describe('dashboard files', () => {
-  it('serves the page at / with a policy that allows this origin only', async () => {
-    const res = await http().get('/');
+  it('serves the page at /wall/ with a policy that allows this origin only', async () => {
+    const res = await http().get('/wall/');
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^text\/html/);
     expect(res.headers['content-security-policy']).to.contain("default-src 'self'");
@@ -30,8 +30,8 @@ describe('dashboard files', () => {
     });
   }
 
-  it('answers POST / with the JSON 404 (the page is GET only)', async () => {
-    const res = await http().post('/').send({});
+  it('answers POST /wall/ with the JSON 404 (the page is GET only)', async () => {
+    const res = await http().post('/wall/').send({});
     expect([res.status, res.body]).to.deep.equal([404, { error: 'not found' }]);
   });
 });

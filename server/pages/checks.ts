@@ -1,0 +1,110 @@
+/**
+ * A project's checks in the browser (README, Web app): the list (live), a check's page with its ping URL and usage
+ * examples, the editor (every field the API accepts, cron preview), pause, resume and delete with a confirmation.
+ * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
+ */
+import { Router, type Request, type Response } from 'express';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
+import { AppError } from '../../shared/errors.js';
+import { CAN } from '../../shared/services/members.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import type { AppDeps } from '../deps.js';
+import { presentCheck } from '../presenters/check.js';
+import * as checks from '../services/checks.js';
+import { accessOf, projectAccess } from './guard.js';
+import { render } from './render.js';
+import { FieldError, inputOf, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
+import { previewRuns } from './cron-preview.js';
+import { usageExamples } from './usage.js';
+
+const ONE = '/projects/:projectId/checks/:checkId/';
+
+/** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
+async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
+  const { project } = accessOf(res);
+  const id = String(req.params.checkId);
+  const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
+  if (!check) throw new AppError(404, 'no such check: it may have been deleted');
+  return check;
+}
+
+/** Routes of the check pages. */
+export function checksRouter(deps: AppDeps): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const shown = (res: Response, check: CheckDoc) => presentCheck(check, { readOnly: !CAN.write(accessOf(res).role), now: deps.clock(), version: 3 });
+  const sorted = async (projectId: string) => Check.find({ projectId }).sort({ created: 1 }).lean<CheckDoc[]>();
+
+  router.get('/projects/:projectId/', projectAccess('read'), async (req, res) => {
+    const { project, role } = accessOf(res);
+    const list = (await sorted(project._id)).map((check) => ({ id: check._id, json: shown(res, check) }));
+    render(req, res, 'checks', { title: project.name, tab: 'checks', project, role, can: CAN, checks: list });
+  });
+  router.get('/projects/:projectId/checks.json', projectAccess('read'), async (_req, res) => {
+    const list = await sorted(accessOf(res).project._id);
+    res.json({ checks: list.map((check) => ({ id: check._id, status: shown(res, check).status, last_ping: check.lastPing })) });
+  });
+  router.get('/projects/:projectId/cron-preview', projectAccess('read'), (req, res) => {
+    res.json(previewRuns(req.query.schedule, req.query.tz, deps.clock()));
+  });
+
+  const editor = async (req: Request, res: Response, check: CheckDoc | null, values: CheckFormValues, error: FieldError | null, status = 200) => {
+    const { project } = accessOf(res);
+    const channels = await Channel.find({ projectId: project._id }).sort({ created: 1 }).lean<ChannelDoc[]>();
+    const preview = values.kind === 'cron' ? previewRuns(values.schedule, values.tz, deps.clock()) : null;
+    const title = check ? `Edit ${check.name || 'check'}` : 'New check';
+    render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, preview, error }, status);
+  };
+  const save = async (req: Request, res: Response, check: CheckDoc | null) => {
+    const values = submittedValues(req);
+    try {
+      const write = { input: inputOf(values), version: 3 as const };
+      const saved = check ? await checks.updateCheck(deps, check, write) : (await checks.createCheck(deps, accessOf(res).project, write)).check;
+      req.session.notice = check ? 'Check saved.' : 'Check created.';
+      res.redirect(303, `/projects/${saved.projectId}/checks/${saved._id}/`);
+    } catch (err) {
+      if (err instanceof FieldError) return editor(req, res, check, values, err, 400);
+      if (err instanceof AppError && err.status === 400) return editor(req, res, check, values, new FieldError('channels', err.message), 400);
+      if (err instanceof AppError && err.status === 403) return editor(req, res, check, values, new FieldError('name', 'the project has reached its check limit'), 403);
+      throw err;
+    }
+  };
+  router.get('/projects/:projectId/checks/new/', projectAccess('write'), (req, res) => editor(req, res, null, valuesOf(null), null));
+  router.post('/projects/:projectId/checks/', projectAccess('write'), (req, res) => save(req, res, null));
+  router.get(`${ONE}edit/`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    await editor(req, res, check, valuesOf(check), null);
+  });
+  router.post(ONE, projectAccess('write'), async (req, res) => save(req, res, await checkOfPath(req, res)));
+
+  router.get(ONE, projectAccess('read'), async (req, res) => {
+    const { project, role } = accessOf(res);
+    const check = await checkOfPath(req, res);
+    const json = shown(res, check);
+    const channels = await Channel.find({ _id: { $in: check.channels } }).lean<ChannelDoc[]>();
+    const examples = json.ping_url ? usageExamples(json.ping_url) : [];
+    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples });
+  });
+  router.post(`${ONE}pause`, projectAccess('write'), async (req, res) => {
+    const check = await checks.pauseCheck(deps, await checkOfPath(req, res));
+    req.session.notice = 'Check paused.';
+    res.redirect(303, `/projects/${check.projectId}/checks/${check._id}/`);
+  });
+  router.post(`${ONE}resume`, projectAccess('write'), async (req, res) => {
+    const check = await checks.resumeCheck(deps, await checkOfPath(req, res));
+    req.session.notice = 'Check resumed.';
+    res.redirect(303, `/projects/${check.projectId}/checks/${check._id}/`);
+  });
+  router.get(`${ONE}delete/`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    render(req, res, 'check-delete', { title: `Delete ${check.name || 'check'}`, tab: 'checks', ...accessOf(res), check });
+  });
+  router.post(`${ONE}delete`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    await checks.deleteCheck(check);
+    req.session.notice = `Check “${check.name || check._id}” deleted.`;
+    res.redirect(303, `/projects/${check.projectId}/`);
+  });
+  return router;
+}
+

@@ -1,0 +1,14 @@
+/** Reading urlencoded form fields: a missing or repeated field reads as `""`, never an array or an object. */
+import type { Request } from 'express';
+
+/** The field's text, or `""` when absent or not a single string. */
+export function fieldOf(req: Request, name: string): string {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Whether a checkbox was ticked (sent at all). */
+export function ticked(req: Request, name: string): boolean {
+  return fieldOf(req, name) !== '';
+}

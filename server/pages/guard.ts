@@ -1,0 +1,67 @@
+/**
+ * Who is asking, and may they: the signed-in user from the session, and their role in the project of the path
+ * (README, Web app, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ProjectDoc } from '../../shared/models/project.js';
+import { Project } from '../../shared/models/project.js';
+import type { Role } from '../../shared/models/membership.js';
+import { CAN, roleOf } from '../../shared/services/members.js';
+import { findUser } from '../../shared/services/users.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import { AppError } from '../../shared/errors.js';
+import { currentUser } from './render.js';
+
+/** Sets `res.locals.user` from the session; a session of a deleted user, or from before a password change, is signed out. */
+export const loadUser: RequestHandler = async (req, res, next) => {
+  const userId = req.session?.userId;
+  if (userId) {
+    const user = await findUser(userId);
+    if (user && (user.sessionEpoch ?? 0) === (req.session.epoch ?? 0)) res.locals.user = user;
+    else delete req.session.userId;
+  }
+  next();
+};
+
+/** Sends a visitor who is not signed in to the sign-in page, coming back here afterwards. */
+export const requireUser: RequestHandler = (req, res, next) => {
+  if (currentUser(res)) return next();
+  res.redirect(303, `/signin/?next=${encodeURIComponent(req.originalUrl)}`);
+};
+
+/** The project of the path and the user's role in it (set by {@link projectAccess}). */
+export interface ProjectAccess {
+  project: ProjectDoc;
+  role: Role;
+}
+
+/** What {@link projectAccess} found. @throws Error when it did not run (a programming error). */
+export function accessOf(res: Response): ProjectAccess {
+  const access = res.locals.access as ProjectAccess | undefined;
+  if (!access) throw new Error('projectAccess must run first');
+  return access;
+}
+
+/** Role names as pages show them. */
+export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-write', ro: 'read-only' };
+
+/**
+ * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN).
+ * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak.
+ */
+export function projectAccess(need: keyof typeof CAN): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const user = currentUser(res);
+    if (!user) {
+      res.redirect(303, `/signin/?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    const projectId = String(req.params.projectId);
+    const role = UUID_RE.test(projectId) ? await roleOf(projectId, user._id) : null;
+    const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
+    if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
+    if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
+    res.locals.access = { project, role } satisfies ProjectAccess;
+    next();
+  };
+}

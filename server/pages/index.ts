@@ -1,0 +1,75 @@
+/**
+ * The web app (README, Web app): server-rendered Eta pages for people who sign in with email and password, with
+ * sessions in Redis, CSRF tokens on every state-changing request (csrf-sync, synchroniser tokens kept in the session),
+ * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
+ */
+import { fileURLToPath } from 'node:url';
+import express, { Router, type ErrorRequestHandler } from 'express';
+import { csrfSync } from 'csrf-sync';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../../shared/errors.js';
+import { logger } from '../../shared/logger.js';
+import { webOptionsOf } from './options.js';
+import { sessionMiddleware } from './session.js';
+import { signInLimiter } from './limits.js';
+import { loadUser } from './guard.js';
+import { PAGE_HEADERS, render } from './render.js';
+import { accountRouter } from './account.js';
+import { projectsRouter } from './projects.js';
+import { membersRouter } from './members.js';
+import { checksRouter } from './checks.js';
+
+const log = logger.child({ module: 'pages' });
+/** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
+const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
+/** Paths of the pages: only these get a session, so the API and the badges never touch one. */
+const PAGE_PATH = /^\/(signin\/|signout\/|signup\/|account\/(password)?|projects\/.*|invite\/[^/]+)?$/;
+/** Largest form body read, bytes. */
+const FORM_LIMIT = '64kb';
+
+/** Status and message of a refused CSRF token (csrf-sync's error carries `code`). */
+function isCsrfError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN';
+}
+
+/** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, anything else 500. */
+const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
+  if (err instanceof AppError) return render(req, res, 'error', { title: 'Error', status: err.status, message: err.message }, err.status);
+  if (isCsrfError(err)) {
+    const message = 'this form has expired or did not come from this site: go back, reload the page and try again';
+    return render(req, res, 'error', { title: 'Error', status: 403, message }, 403);
+  }
+  log.error({ err, path: req.path }, 'unhandled page error');
+  res.status(500).set(PAGE_HEADERS).type('text').send('internal error');
+};
+
+/**
+ * The web app's routes, mounted at the root after the API's.
+ *
+ * @param deps - The app's connections; `deps.web` overrides the settings (tests).
+ */
+export function pagesRouter(deps: AppDeps): Router {
+  const options = deps.web ?? webOptionsOf();
+  const router = Router({ strict: true, caseSensitive: true });
+  router.use('/static', express.static(STATIC, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
+
+  const pages = Router({ strict: true, caseSensitive: true });
+  const { csrfSynchronisedProtection } = csrfSync({
+    getTokenFromRequest: (req) => {
+      const body = req.body as Record<string, unknown> | undefined;
+      return typeof body?._csrf === 'string' ? body._csrf : req.get('x-csrf-token');
+    },
+  });
+  pages.use(sessionMiddleware(deps.redis, options));
+  pages.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
+  pages.use(csrfSynchronisedProtection);
+  pages.use(loadUser);
+  pages.use(accountRouter(options, signInLimiter(deps.redis, options), deps.clock));
+  pages.use(projectsRouter(deps.clock));
+  pages.use(membersRouter(options, deps.clock));
+  pages.use(checksRouter(deps));
+  pages.use(pageErrors);
+
+  router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
+  return router;
+}

@@ -1,0 +1,27 @@
+/** Settings of the web app's pages (README, Web app); tests pass their own, the service takes them from config. */
+import { config } from '../../shared/config.js';
+
+/** What the pages need beyond the app's connections. */
+export interface WebOptions {
+  /** Signs session cookies and invitation links; a different value signs everyone out and voids the links. */
+  secretKey: string;
+  /** Whether `/signup/` is open to anyone (REGISTRATION_OPEN); an invitation link opens it either way. */
+  registrationOpen: boolean;
+  /** Site root for links shown to people (invitations, ping URLs); no trailing slash. */
+  baseUrl: string;
+  /** Prefix of the pages' Redis keys (sessions, sign-in limits). */
+  keyPrefix: string;
+  /** Believe the last X-Forwarded-For hop for the per-IP sign-in limit. */
+  trustProxy: boolean;
+}
+
+/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX and TRUST_PROXY. */
+export function webOptionsOf(): WebOptions {
+  return {
+    secretKey: config.secretKey,
+    registrationOpen: config.registrationOpen,
+    baseUrl: config.baseUrl,
+    keyPrefix: `${config.queuePrefix}:web`,
+    trustProxy: config.trustProxy,
+  };
+}

@@ -1,0 +1,77 @@
+// Progressive enhancement of the server-rendered pages: every page works without this script.
+// - check editor: show the fields of the chosen kind; preview a cron expression's next runs as it is typed
+//   (GET <project>/cron-preview, the schedule engine the deadlines use), with the API's message under the field;
+// - check list: follow status changes live (GET <project>/checks.json every 2 s).
+
+const POLL_MS = 2000;
+const PREVIEW_DELAY_MS = 250;
+
+function setupEditor(form) {
+  const kinds = form.querySelectorAll('input[name="kind"]');
+  const showKind = () => {
+    const chosen = form.querySelector('input[name="kind"]:checked');
+    form.dataset.kind = chosen ? chosen.value : 'simple';
+  };
+  kinds.forEach((radio) => radio.addEventListener('change', showKind));
+  showKind();
+
+  const schedule = form.querySelector('#schedule');
+  const tz = form.querySelector('#tz');
+  const list = form.querySelector('#preview');
+  let timer = 0;
+  let asked = 0;
+  const refresh = async () => {
+    const ticket = ++asked;
+    const query = new URLSearchParams({ schedule: schedule.value, tz: tz.value });
+    const res = await fetch(`${form.dataset.preview}?${query}`, { headers: { accept: 'application/json' } });
+    if (ticket !== asked || !res.ok) return;
+    const preview = await res.json();
+    const errors = { schedule: form.querySelector('#schedule-error'), tz: form.querySelector('#tz-error') };
+    errors.schedule.textContent = preview.field === 'schedule' ? preview.error : '';
+    errors.tz.textContent = preview.field === 'tz' ? preview.error : '';
+    schedule.toggleAttribute('aria-invalid', preview.field === 'schedule');
+    tz.toggleAttribute('aria-invalid', preview.field === 'tz');
+    list.replaceChildren(
+      ...(preview.runs ?? []).map((run) => {
+        const item = document.createElement('li');
+        const time = document.createElement('time');
+        time.dateTime = run.at;
+        time.textContent = run.local;
+        item.append(time);
+        return item;
+      }),
+    );
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh().catch(() => undefined), PREVIEW_DELAY_MS);
+  };
+  schedule.addEventListener('input', later);
+  tz.addEventListener('input', later);
+  kinds.forEach((radio) => radio.addEventListener('change', later));
+  if (form.dataset.kind === 'cron') later();
+}
+
+function setupLiveList(table) {
+  const poll = async () => {
+    const res = await fetch(table.dataset.live, { headers: { accept: 'application/json' } });
+    if (!res.ok) return;
+    const { checks } = await res.json();
+    for (const check of checks) {
+      const row = table.querySelector(`tr[data-check="${check.id}"]`);
+      if (!row || row.dataset.status === check.status) continue;
+      row.dataset.status = check.status;
+      const badge = row.querySelector('[data-field="status"]');
+      badge.textContent = check.status;
+      badge.className = `status status-${check.status}`;
+      const last = row.querySelector('[data-field="last_ping"]');
+      if (check.last_ping) last.textContent = check.last_ping.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    }
+  };
+  setInterval(() => void poll().catch(() => undefined), POLL_MS);
+}
+
+const editor = document.querySelector('form.editor');
+if (editor) setupEditor(editor);
+const live = document.querySelector('table[data-live]');
+if (live) setupLiveList(live);

@@ -1,0 +1,39 @@
+/** Deleting a project from the web app: its checks with their pings, flips and notifications, channels, people, keys. */
+import { Project } from '../../shared/models/project.js';
+import { Check } from '../../shared/models/check.js';
+import { Ping } from '../../shared/models/ping.js';
+import { Flip } from '../../shared/models/flip.js';
+import { Notification } from '../../shared/models/notification.js';
+import { Channel } from '../../shared/models/channel.js';
+import { Membership } from '../../shared/models/membership.js';
+import { Invitation } from '../../shared/models/invitation.js';
+import { ApiKey } from '../../shared/models/api-key.js';
+
+/** Most characters of a project name. */
+export const MAX_PROJECT_NAME = 100;
+
+/**
+ * Deletes the project and everything in it; the project goes first, so a page still open elsewhere finds nothing.
+ * Deleting twice is harmless.
+ */
+export async function deleteProject(projectId: string): Promise<void> {
+  await Project.deleteOne({ _id: projectId });
+  const checkIds = (await Check.find({ projectId }, { _id: 1 }).lean<{ _id: string }[]>()).map((c) => c._id);
+  const byCheck = { checkId: { $in: checkIds } };
+  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
+  await Promise.all([
+    Check.deleteMany({ projectId }),
+    Channel.deleteMany({ projectId }),
+    Membership.deleteMany({ projectId }),
+    Invitation.deleteMany({ projectId }),
+    ApiKey.deleteMany({ projectId }),
+  ]);
+}
+
+/**
+ * Renames a project.
+ * @throws Error never; the caller validates the name (1 to {@link MAX_PROJECT_NAME} characters).
+ */
+export async function renameProject(projectId: string, name: string): Promise<void> {
+  await Project.updateOne({ _id: projectId }, { $set: { name } });
+}

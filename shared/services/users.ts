@@ -1,0 +1,107 @@
+/**
+ * Accounts of the web app: creating users, checking a password, changing it. Passwords are hashed with argon2id
+ * (the argon2 package's defaults) and never stored, logged or returned.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import argon2 from 'argon2';
+import Joi from 'joi';
+import { User, type UserDoc } from '../models/user.js';
+import { AppError } from '../errors.js';
+
+/** Fewest characters of a password. */
+export const MIN_PASSWORD_LENGTH = 8;
+/** Most characters of a password: bounds the hashing work a request can ask for. */
+export const MAX_PASSWORD_LENGTH = 128;
+
+const emailSchema: Joi.StringSchema<string> = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
+
+/** A hash of no one's password, verified when an address is unknown so both answers take as long. */
+const decoyHash = argon2.hash(randomBytes(16).toString('hex'));
+
+/**
+ * The address as stored: trimmed and lowercase.
+ * @throws AppError(400) `enter a valid email address`.
+ */
+export function normaliseEmail(email: unknown): string {
+  const result = emailSchema.validate(email);
+  if (result.error) throw new AppError(400, 'enter a valid email address');
+  return result.value;
+}
+
+/**
+ * Refuses a password outside the length limits.
+ * @throws AppError(400) naming the limit.
+ */
+export function assertPassword(password: unknown): asserts password is string {
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
+    throw new AppError(400, `a password has at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) throw new AppError(400, `a password has at most ${MAX_PASSWORD_LENGTH} characters`);
+}
+
+/**
+ * Creates a user.
+ * @returns The user, or null when the address already has an account (callers must not tell which).
+ * @throws AppError(400) for a bad address or password.
+ */
+export async function createUser(email: string, password: string, now: Date): Promise<UserDoc | null> {
+  const address = normaliseEmail(email);
+  assertPassword(password);
+  // Hash first either way, so a taken address answers no faster than a free one.
+  const passwordHash = await argon2.hash(password);
+  if (await User.exists({ email: address })) return null;
+  try {
+    const user = await User.create({ _id: randomUUID(), email: address, passwordHash, created: now });
+    return user.toObject<UserDoc>();
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) return null;
+    throw err;
+  }
+}
+
+/** A password of 20 URL-safe characters, for `hc-admin user create` without `--password-stdin`. */
+export function generatePassword(): string {
+  return randomBytes(15).toString('base64url');
+}
+
+/** The user with this address and password, or null (unknown address and wrong password alike, in about the same time). */
+export async function authenticate(email: unknown, password: unknown): Promise<UserDoc | null> {
+  if (typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH) return null;
+  let address: string;
+  try {
+    address = normaliseEmail(email);
+  } catch {
+    return null;
+  }
+  const user = await User.findOne({ email: address }).lean<UserDoc>();
+  if (!user) {
+    await argon2.verify(await decoyHash, password);
+    return null;
+  }
+  return (await argon2.verify(user.passwordHash, password)) ? user : null;
+}
+
+/** The user, or null when deleted. */
+export function findUser(id: string): Promise<UserDoc | null> {
+  return User.findById(id).lean<UserDoc>();
+}
+
+/**
+ * Replaces a user's password after checking the current one, and raises the session epoch (signing out the user's
+ * other sessions).
+ * @returns The new session epoch, for the session that made the change.
+ * @throws AppError(400) `the current password is wrong`, or for a new password outside the limits.
+ */
+export async function changePassword(userId: string, current: unknown, next: unknown): Promise<number> {
+  const user = await User.findById(userId).lean<UserDoc>();
+  if (!user || typeof current !== 'string' || !(await argon2.verify(user.passwordHash, current))) {
+    throw new AppError(400, 'the current password is wrong');
+  }
+  assertPassword(next);
+  const updated = await User.findOneAndUpdate(
+    { _id: userId },
+    { $set: { passwordHash: await argon2.hash(next) }, $inc: { sessionEpoch: 1 } },
+    { returnDocument: 'after' },
+  ).lean<UserDoc>();
+  return updated?.sessionEpoch ?? 0;
+}

@@ -1,0 +1,98 @@
+/** Invitations (server/pages/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
+import { expect } from 'chai';
+import { Membership } from '../../../shared/models/membership.js';
+import { INVITATION_TTL_MS } from '../../../shared/services/invitations.js';
+import { buildProject } from '../../helpers/factories.js';
+import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
+
+/** The owner's agent, and the path of an invitation the owner made for `email` as `role`. */
+async function invite(email: string, role = 'ro'): Promise<{ projectId: string; path: string }> {
+  const { project } = await buildProject({ name: 'Backups' });
+  await join(project._id, await buildUser('own@example.org'), 'owner');
+  const owner = webAgent();
+  await signIn(owner, 'own@example.org');
+  const _csrf = csrfOf((await owner.get(`/projects/${project._id}/members/`)).text);
+  const res = await owner.post(`/projects/${project._id}/members/invite`).type('form').send({ _csrf, email, role });
+  expect(res.status).to.equal(200);
+  const link = /id="invite-link">([^<]+)</.exec(res.text)?.[1] ?? '';
+  return { projectId: project._id, path: new URL(link).pathname };
+}
+
+/** Accepts an invitation as a signed-in `agent`. */
+async function accept(agent: ReturnType<typeof webAgent>, path: string) {
+  const _csrf = csrfOf((await agent.get(path)).text);
+  return agent.post(path).type('form').send({ _csrf });
+}
+
+describe('invitations', () => {
+  it('lets the invited user join with the role, once', async () => {
+    const { projectId, path } = await invite('bob@example.org', 'ro');
+    await buildUser('bob@example.org');
+    const bob = webAgent();
+    await signIn(bob, 'bob@example.org');
+    const first = await accept(bob, path);
+    expect(first.headers.location).to.equal(`/projects/${projectId}/`);
+    expect(await Membership.findOne({ projectId, role: 'ro' }).lean()).not.to.equal(null);
+    const again = await bob.get(path);
+    expect(again.status).to.equal(410);
+    expect(again.text).to.contain('This invitation has already been used.');
+  });
+
+  it('lets an invited person sign up through the link while registration is closed', async () => {
+    const { projectId, path } = await invite('bob@example.org');
+    const bob = webAgent();
+    const token = path.split('/').pop() ?? '';
+    const page = await bob.get(`/signup/?invite=${token}`);
+    expect(page.status).to.equal(200);
+    const signUp = await bob.post('/signup/').type('form').send({ _csrf: csrfOf(page.text), invite: token, email: 'bob@example.org', password: PASSWORD });
+    expect(signUp.headers.location).to.equal(`/signin/?next=${encodeURIComponent(path)}`);
+    await signIn(bob, 'bob@example.org');
+    expect((await accept(bob, path)).headers.location).to.equal(`/projects/${projectId}/`);
+  });
+
+  it('refuses an expired invitation', async () => {
+    const { path } = await invite('bob@example.org');
+    await buildUser('bob@example.org');
+    const later = webAgent({}, () => new Date(Date.now() + INVITATION_TTL_MS + 1000));
+    await signIn(later, 'bob@example.org');
+    const res = await later.get(path);
+    expect(res.status).to.equal(410);
+    expect(res.text).to.contain('This invitation has expired.');
+  });
+
+  it('refuses a link with a wrong signature, or signed with another SECRET_KEY', async () => {
+    const { path } = await invite('bob@example.org');
+    expect((await webAgent().get(`${path.slice(0, -2)}xx`)).status).to.equal(404);
+    expect((await webAgent({ secretKey: 'another' }).get(path)).status).to.equal(404);
+  });
+
+  it('refuses a user signed in with another address, and keeps the invitation usable', async () => {
+    const { path } = await invite('bob@example.org');
+    await buildUser('eve@example.org');
+    const eve = webAgent();
+    await signIn(eve, 'eve@example.org');
+    const res = await accept(eve, path);
+    expect(res.status).to.equal(403);
+    expect(res.text).to.contain('This invitation is for another email address.');
+    expect((await webAgent().get(path)).status).to.equal(200);
+  });
+
+  it('lets the owner change a role and remove a member, but never the last owner', async () => {
+    const { project } = await buildProject();
+    const own = await buildUser('own@example.org');
+    const bob = await buildUser('bob@example.org');
+    await join(project._id, own, 'owner');
+    await join(project._id, bob, 'ro');
+    const owner = webAgent();
+    await signIn(owner, 'own@example.org');
+    const _csrf = csrfOf((await owner.get(`/projects/${project._id}/members/`)).text);
+    const base = `/projects/${project._id}/members`;
+    expect((await owner.post(`${base}/${bob._id}/role`).type('form').send({ _csrf, role: 'rw' })).status).to.equal(303);
+    expect(await Membership.findOne({ userId: bob._id }).lean()).to.include({ role: 'rw' });
+    const demote = await owner.post(`${base}/${own._id}/role`).type('form').send({ _csrf, role: 'ro' });
+    expect(demote.status).to.equal(400);
+    expect(demote.text).to.contain('a project needs at least one owner.');
+    expect((await owner.post(`${base}/${bob._id}/remove`).type('form').send({ _csrf })).status).to.equal(303);
+    expect(await Membership.countDocuments({ projectId: project._id })).to.equal(1);
+  });
+});
