@@ -101,7 +101,7 @@ export function checksRouter(deps: AppDeps): Router {
   });
   router.post(`${ONE}delete`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    await checks.deleteCheck(check);
+    await checks.deleteCheck(deps, check);
     req.session.notice = `Check “${check.name || check._id}” deleted.`;
     res.redirect(303, `/projects/${check.projectId}/`);
   });
