@@ -51,8 +51,10 @@ export interface Config {
   readonly pingAckBacklog: number;
   /** How long a web process's ping journal outlives the process's last sign of life before a worker replays it, milliseconds. */
   readonly pingJournalLeaseMs: number;
-  /** BullMQ job lock and stalled-job check interval, milliseconds: a killed worker's jobs move on within about twice this. */
+  /** BullMQ job lock, milliseconds (renewed every half; stalled jobs are looked for every half): a killed worker's jobs move on within 1.5 times this. */
   readonly jobLockMs: number;
+  /** How often each worker looks for owed work older than twice this and for a Redis that lost its data, milliseconds (shared/deadlines/recover.ts). */
+  readonly recoveryIntervalMs: number;
   /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
   readonly crashAt: string | null;
   /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
@@ -104,6 +106,7 @@ interface Env extends NotifyEnv, OpsEnv {
   readonly PING_ACK_BACKLOG: number;
   readonly PING_JOURNAL_LEASE_MS: number;
   readonly JOB_LOCK_MS: number;
+  readonly RECOVERY_INTERVAL_MS: number;
   readonly QUEUE_PREFIX: string;
   readonly TEST_CRASH_AT?: string;
   readonly SMTP_PORT: number;
@@ -145,7 +148,8 @@ const schema = Joi.object<Env>({
   PING_ACK_MS: Joi.number().integer().min(0).default(1000),
   PING_ACK_BACKLOG: Joi.number().integer().min(1).default(100),
   PING_JOURNAL_LEASE_MS: Joi.number().integer().min(1000).default(10_000),
-  JOB_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
+  JOB_LOCK_MS: Joi.number().integer().min(1000).default(4000),
+  RECOVERY_INTERVAL_MS: Joi.number().integer().min(100).max(60_000).default(1000),
   QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('hc'),
   TEST_CRASH_AT: Joi.when('NODE_ENV', {
     is: 'test',
@@ -191,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
     queuePrefix: value.QUEUE_PREFIX,
     jobLockMs: value.JOB_LOCK_MS,
+    recoveryIntervalMs: value.RECOVERY_INTERVAL_MS,
     pingTimeoutMs: value.PING_TIMEOUT_MS,
     pingAckMs: value.PING_ACK_MS,
     pingAckBacklog: value.PING_ACK_BACKLOG,

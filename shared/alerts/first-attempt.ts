@@ -15,6 +15,7 @@ import type { NotifyPayload } from '../queues/payloads.js';
 import { sendClaimed } from './attempt.js';
 import { readAlertTargets } from './notify-batch.js';
 import { recordDeliveredMany, type Delivered } from './notifications.js';
+import { holdClaims, leaseMsOf } from './lease.js';
 import { logger } from '../logger.js';
 
 const log = logger.child({ module: 'first-attempt' });
@@ -53,8 +54,13 @@ export async function sendFirstAttempts(deps: FirstAttemptDeps, claimed: readonl
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPT_CONCURRENCY, claimed.length) }, sendNext));
-  if (delivered.length > 0) await recordDeliveredMany(delivered);
+  const release = holdClaims(token, claimed.map((n) => n._id), leaseMsOf(deps.config));
+  try {
+    await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPT_CONCURRENCY, claimed.length) }, sendNext));
+    if (delivered.length > 0) await recordDeliveredMany(delivered);
+  } finally {
+    release();
+  }
 }
 
 /**

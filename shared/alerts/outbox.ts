@@ -89,10 +89,13 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
   const inserted = await insertNew(Notification, notifications);
   crashPoint('notifications-inserted');
 
-  const jobs = notifications.map(({ flipId, checkId, channelId }) => ({
+  // Only this call's claims delay their jobs; a notification another attempt inserted (a killed worker's) gets its job at once, which waits for that
+  // claim's lease itself.
+  const mine = new Set(inserted.map((n) => n._id));
+  const jobs = notifications.map(({ _id, flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
-    opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
+    opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first && mine.has(_id) ? { delay: first.leaseMs } : {}) },
   }));
   await Promise.all([insertNew(Flip, owed.map(({ check, entry }) => flipOf(check._id, entry, now))), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');

@@ -26,7 +26,7 @@ describe('fault: Redis flushed with deadlines pending', function () {
     const { deadlines } = testContext().queues;
     expect(await deadlines.getDelayedCount()).to.equal(checks.length);
     await testContext().redis.flushdb();
-    worker = startNode('workers/main.js', { SWEEP_INTERVAL_MS: '1000', LOG_LEVEL: 'warn' });
+    worker = startNode('workers/main.js', { LOG_LEVEL: 'warn' });
     const ids = checks.map((c) => c._id);
     await waitFor('every check down', async () => (await Check.countDocuments({ _id: { $in: ids }, status: 'down' })) === ids.length, 30_000);
     await waitFor('every flip recorded', async () => (await Flip.countDocuments({ checkId: { $in: ids }, newStatus: 'down' })) === ids.length, 30_000);
