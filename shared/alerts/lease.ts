@@ -23,13 +23,11 @@ let timer: NodeJS.Timeout | undefined;
 /** The lease each renewal grants, milliseconds (the latest hold's). */
 let renewMs = MAX_CLAIM_LEASE_MS;
 
+/** One write for every claim held: an id is only ever held under this process's tokens, so matching any of them is matching its own. */
 async function renew(): Promise<void> {
   const leaseUntil = new Date(Date.now() + renewMs);
-  await Promise.all(
-    [...held].map(([token, ids]) =>
-      Notification.updateMany({ _id: { $in: [...ids] }, claimToken: token, state: 'sending' }, { $set: { leaseUntil } }).exec(),
-    ),
-  );
+  const ids = [...held.values()].flatMap((set) => [...set]);
+  await Notification.updateMany({ _id: { $in: ids }, claimToken: { $in: [...held.keys()] }, state: 'sending' }, { $set: { leaseUntil } }).exec();
 }
 
 /**
