@@ -11,6 +11,7 @@ import { testContext } from '../helpers/hooks.js';
 import { startNode, type Child } from '../helpers/processes.js';
 import { startReceiver, jsonBody, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/poll.js';
+import { printAlertDelays } from '../helpers/mass-down.js';
 
 /** Worker settings: the shipped sweep, lock, lease and recovery intervals (a test that shortens them proves nothing about what an operator gets). */
 const WORKER_ENV = { LOG_LEVEL: 'warn' };
@@ -53,7 +54,8 @@ describe('fault: worker killed (SIGKILL) during a down transition', function () 
   }
 
   /** Restarts a worker and waits until every check's alert was delivered and no flip is owed, then a little longer for repeats. */
-  async function recover(checkIds: string[]): Promise<void> {
+  async function recover(checkIds: string[]): Promise<Date> {
+    const restarted = new Date();
     const worker = startNode('workers/main.js', WORKER_ENV);
     workers.push(worker);
     const delivered = async () =>
@@ -63,6 +65,7 @@ describe('fault: worker killed (SIGKILL) during a down transition', function () 
       throw new Error(`${String(err)}; worker output:\n${worker.output()}`);
     });
     await sleep(1500);
+    return restarted;
   }
 
   async function expectOnceEach(checkIds: string[]): Promise<void> {
@@ -88,7 +91,8 @@ describe('fault: worker killed (SIGKILL) during a down transition', function () 
     const checkIds = await dueChecks(100);
     await crashAt('notifications-inserted');
     expect(await Check.countDocuments({ _id: { $in: checkIds }, status: 'down' })).to.be.greaterThan(0);
-    await recover(checkIds);
+    const restarted = await recover(checkIds);
+    await printAlertDelays('worker killed and restarted at once (from the restart)', checkIds, restarted);
     await expectOnceEach(checkIds);
   });
 });

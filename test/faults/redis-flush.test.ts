@@ -6,7 +6,7 @@ import { buildCheck, buildProject, http } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
 import { startNode, waitForOutput, type Child } from '../helpers/processes.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { allAlerted, checksDueAt, expectOnceEach } from '../helpers/mass-down.js';
+import { allAlerted, checksDueAt, expectOnceEach, printAlertDelays } from '../helpers/mass-down.js';
 import { waitFor } from '../helpers/poll.js';
 
 /**
@@ -66,6 +66,7 @@ describe('fault: Redis flushed just before a mass deadline', function () {
       throw new Error(`${String(err)}; worker output:\n${worker?.output() ?? ''}`);
     });
     await sleep(3_000);
+    await printAlertDelays('Redis flushed 300 ms before', checkIds);
     await expectOnceEach(receiver, checkIds, true);
   });
 });

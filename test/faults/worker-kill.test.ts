@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../../shared/models/check.js';
 import { startNode, waitForOutput, type Child } from '../helpers/processes.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { allAlerted, checksDueAt, expectOnceEach } from '../helpers/mass-down.js';
+import { allAlerted, checksDueAt, expectOnceEach, printAlertDelays } from '../helpers/mass-down.js';
 import { waitFor } from '../helpers/poll.js';
 
 /** The shipped sweep, lock, lease and recovery intervals: only the log level is set. */
@@ -40,6 +40,7 @@ describe('fault: one of two workers killed (SIGKILL) during a mass down', functi
     const second = startNode('workers/main.js', WORKER_ENV);
     workers.push(second);
     await waitForOutput(second, 'workers started', 120_000);
+    const killed = new Date();
     first.process.kill('SIGKILL');
     expect(await Check.countDocuments({ _id: { $in: checkIds }, status: 'down' })).to.be.greaterThan(0);
     await allAlerted(checkIds, 180_000).catch((err: unknown) => {
@@ -47,6 +48,7 @@ describe('fault: one of two workers killed (SIGKILL) during a mass down', functi
     });
     // Long enough for a stray repeat to arrive (two recovery intervals and a claim's lease).
     await sleep(6_000);
+    await printAlertDelays('one of two workers killed', checkIds, killed);
     await expectOnceEach(receiver, checkIds, false);
   });
 });

@@ -49,3 +49,15 @@ export async function expectOnceEach(receiver: Receiver, checkIds: readonly stri
   expect(new Set(keyOf.values()).size).to.equal(checkIds.length);
   if (exactlyOnce) expect(receiver.requests.length).to.equal(checkIds.length);
 }
+
+/**
+ * With FAULT_FIGURES=1, prints how late the checks' alerts were delivered after their deadline, or after `since` (the fault) when later (p50, p99,
+ * max, in seconds): the README's figures. Prints nothing otherwise; asserts nothing (timings are not test outcomes).
+ */
+export async function printAlertDelays(label: string, checkIds: readonly string[], since = new Date(0)): Promise<void> {
+  if (process.env.FAULT_FIGURES !== '1') return;
+  const delivered = await Notification.find({ checkId: { $in: checkIds }, state: 'delivered' }, { delivered: 1, flipCreated: 1 }).lean();
+  const delays = delivered.map((n) => (n.delivered!.getTime() - Math.max(n.flipCreated.getTime(), since.getTime())) / 1000).sort((a, b) => a - b);
+  const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))].toFixed(1);
+  process.stdout.write(`      ${label}: alert delay after the deadline (or the fault) p50 ${at(0.5)} s, p99 ${at(0.99)} s, max ${at(1)} s (${delays.length} alerts)\n`);
+}
