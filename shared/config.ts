@@ -52,8 +52,10 @@ export interface Config {
   readonly pingTimeoutMs: number;
   /** Milliseconds a journaled ping waits for MongoDB before a 200 anyway (0: at once), so a client reads its own ping. */
   readonly pingAckMs: number;
-  /** With at least this many of the process's pings waiting for MongoDB (a burst), a journaled ping is answered at once. */
+  /** With at least this many of the process's pings waiting for MongoDB (a burst), pings are deferred: answered once journaled, applied by workers. */
   readonly pingAckBacklog: number;
+  /** Most deferred pings a web process keeps waiting for the workers; past it a ping is answered 503 with Retry-After. */
+  readonly pingJournalMax: number;
   /** How long a web process's ping journal outlives the process's last sign of life before a worker replays it, milliseconds. */
   readonly pingJournalLeaseMs: number;
   /** BullMQ job lock, milliseconds (renewed every half; stalled jobs are looked for every half): a killed worker's jobs move on within 1.5 times this. */
@@ -110,6 +112,7 @@ interface Env extends NotifyEnv, OpsEnv {
   readonly PING_TIMEOUT_MS: number;
   readonly PING_ACK_MS: number;
   readonly PING_ACK_BACKLOG: number;
+  readonly PING_JOURNAL_MAX: number;
   readonly PING_JOURNAL_LEASE_MS: number;
   readonly JOB_LOCK_MS: number;
   readonly RECOVERY_INTERVAL_MS: number;
@@ -156,6 +159,7 @@ const schema = Joi.object<Env>({
   PING_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   PING_ACK_MS: Joi.number().integer().min(0).default(1000),
   PING_ACK_BACKLOG: Joi.number().integer().min(1).default(100),
+  PING_JOURNAL_MAX: Joi.number().integer().min(1).default(100_000),
   PING_JOURNAL_LEASE_MS: Joi.number().integer().min(1000).default(10_000),
   JOB_LOCK_MS: Joi.number().integer().min(1000).default(4000),
   RECOVERY_INTERVAL_MS: Joi.number().integer().min(100).max(60_000).default(1000),
@@ -219,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     pingTimeoutMs: value.PING_TIMEOUT_MS,
     pingAckMs: value.PING_ACK_MS,
     pingAckBacklog: value.PING_ACK_BACKLOG,
+    pingJournalMax: value.PING_JOURNAL_MAX,
     pingJournalLeaseMs: value.PING_JOURNAL_LEASE_MS,
     crashAt: value.TEST_CRASH_AT ?? null,
     smtpPort: value.SMTP_PORT,

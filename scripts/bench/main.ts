@@ -38,7 +38,7 @@ import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { createProject } from '../../shared/services/projects.js';
-import { startNode, waitForHttp, type Child } from './processes.js';
+import { peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
 import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.js';
 import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
@@ -197,6 +197,7 @@ async function measureThroughput(web: Served, journalWeb: Served, paths: string[
   await inBatches(paths, opts.connections, async (path) => void (await (await fetch(`${journalWeb.origin}${path}`)).text()));
   await waitUntil(async () => (await nPingsOf(ids)) - warmBefore >= paths.length, 60_000);
   const journalBefore = await nPingsOf(ids);
+  const loadStarted = Date.now();
   const journaled = await loadOf(journalWeb.child, journalWeb.origin, paths, shape);
   const loadEnded = Date.now();
   const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - journalBefore >= journaled.ok, 600_000);
@@ -216,7 +217,9 @@ async function measureThroughput(web: Served, journalWeb: Served, paths: string[
   const missing = (n: number, ok: number): string => (n >= ok ? '' : ' (ACKNOWLEDGED PINGS MISSING)');
   out(`ping handler: 200 responses ${service.ok}; pings stored (sum of n_pings) ${stored}${missing(stored, service.ok)}`);
   out(`answered from the journal: 200 responses ${journaled.ok}; pings stored ${journalStored}${missing(journalStored, journaled.ok)}; `
-    + `MongoDB caught up ${caughtUp ? `${catchUpS.toFixed(1)} s after the load ended` : 'NOT within 600 s'}`);
+    + `MongoDB caught up ${caughtUp ? `${catchUpS.toFixed(1)} s after the load ended` : 'NOT within 600 s'}`
+    + (caughtUp ? ` (the worker applied them at ${Math.round(journalStored / ((loadEnded - loadStarted) / 1000 + catchUpS))} pings/s from the load's start)` : ''));
+  out(`peak RSS (VmHWM) of the web processes: ${peakRssMbOf(web.child) ?? '?'} MB as configured, ${peakRssMbOf(journalWeb.child) ?? '?'} MB answering from the journal`);
   if (ref) {
     out(`reference Healthchecks: 200 responses ${ref.result.ok}; pings stored (sum of n_pings) ${ref.stored}${missing(ref.stored, ref.result.ok)}; `
       + `ping handler / reference: ${(service.rps / ref.result.rps).toFixed(2)}x pings/s, answered from the journal / reference: ${(journaled.rps / ref.result.rps).toFixed(2)}x`);

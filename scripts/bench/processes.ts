@@ -54,6 +54,20 @@ export function cpuMsOf(child: Child): number | undefined {
 }
 
 /**
+ * A child's peak resident memory so far (VmHWM in /proc), in megabytes.
+ *
+ * @returns undefined where /proc cannot tell (not Linux, or the child has exited).
+ */
+export function peakRssMbOf(child: Child): number | undefined {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.process.pid}/status`, 'utf8'));
+    return kb ? Math.round(Number(kb[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Waits until `url` answers 200.
  *
  * @param timeoutMs - Give up after this many milliseconds.

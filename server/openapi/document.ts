@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 description of Management API v3 (`/api/v3/openapi.json`); test/server/openapi/ checks it. */
 import { paths, parameters, responses } from './paths.js';
 import { schemas, type Json } from './schemas.js';
+import { maintenanceParameters, maintenancePaths, maintenanceSchemas } from './maintenance.js';
 
 /** The description, whose server is `<baseUrl>/api/v3` (config `baseUrl`). */
 export function openApiDocument(baseUrl: string): { [key: string]: Json } {
@@ -15,7 +16,7 @@ export function openApiDocument(baseUrl: string): { [key: string]: Json } {
     },
     servers: [{ url: `${baseUrl}/api/v3` }],
     security: [{ apiKey: [] }],
-    paths,
+    paths: { ...paths, ...maintenancePaths },
     components: {
       securitySchemes: {
         apiKey: {
@@ -25,8 +26,8 @@ export function openApiDocument(baseUrl: string): { [key: string]: Json } {
           description: 'A project API key (32 characters). Read-only keys work where an operation says so; POST bodies may carry it as `api_key`.',
         },
       },
-      schemas,
-      parameters,
+      schemas: { ...schemas, ...maintenanceSchemas },
+      parameters: { ...parameters, ...maintenanceParameters },
       responses,
     },
   };

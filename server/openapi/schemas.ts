@@ -2,6 +2,8 @@
  * JSON Schemas (2020-12) of the Management API's objects (behaviour.md §1.3, §1.5–§1.7, §3.5, §3.7, §3.12).
  * Responses are closed, so validating real responses catches a field the description lacks.
  */
+import { checkRuleFields, checkRuleInputFields, dependsOnField, dependsOnInputField, notificationReasonField } from './rules.js';
+import { timerReasonField, timerRuleFields, timerRuleInputFields } from './timer-rules.js';
 
 /** A JSON value as the description holds it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -66,7 +68,7 @@ export const schemas: { [key: string]: Json } = {
   Check: {
     description: 'A check (behaviour.md §1.3). A read-only key hides the UUID and URLs and adds `unique_key`.',
     allOf: [
-      { type: 'object', required: Object.keys(checkFields).filter((key) => key !== 'last_duration'), properties: checkFields },
+      { type: 'object', required: Object.keys(checkFields).filter((key) => key !== 'last_duration'), properties: { ...checkFields, ...checkRuleFields, depends_on: dependsOnField, ...timerRuleFields } },
       { oneOf: [ref('CheckReadWriteMembers'), ref('CheckReadOnlyMembers')] },
       { oneOf: [ref('SimpleCheckMembers'), ref('CronCheckMembers')] },
     ],
@@ -145,7 +147,7 @@ export const schemas: { [key: string]: Json } = {
     description: "One alert of one flip through one channel (an extension: the reference has no notification log). `outcome`: `delivered`; `failed` (no attempt left, or a final refusal); `skipped` (never sent: channel disabled or deleted, check paused or deleted); `pending` (waiting for its first attempt or a retry); `sending`.",
     required: ['status', 'flip_timestamp', 'channel', 'channel_id', 'created', 'outcome', 'delivered', 'attempts', 'error'],
     properties: {
-      status: { enum: ['up', 'down'] },
+      status: { enum: ['up', 'down', 'late'], description: 'The flip\'s direction; `late` for a late warning (alerting rule `notify_late`).' },
       flip_timestamp: isoSeconds,
       channel: { anyOf: [ref('Channel'), { type: 'null' }], description: 'The channel as it is now; null once deleted.' },
       channel_id: { type: 'string', pattern: UUID_PATTERN },
@@ -154,6 +156,7 @@ export const schemas: { [key: string]: Json } = {
       delivered: nullable(isoSeconds),
       attempts: { type: 'integer', minimum: 0, description: 'Attempts made, failed and interrupted ones included.' },
       error: { type: 'string', description: "The last attempt's error (the provider's answer) or why it was skipped; empty when delivered or not tried yet." },
+      reason: { type: 'string', description: `${notificationReasonField.description} ${timerReasonField.description}` },
     },
     additionalProperties: false,
   },
@@ -205,6 +208,9 @@ export const schemas: { [key: string]: Json } = {
         items: { enum: ['name', 'slug', 'tags', 'timeout', 'grace'] },
         description: 'Create only: fields an existing check must match to be updated instead (200).',
       },
+      ...checkRuleInputFields,
+      depends_on: dependsOnInputField,
+      ...timerRuleInputFields,
     },
   },
 };

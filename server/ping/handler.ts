@@ -22,6 +22,8 @@ const log = logger.child({ module: 'http' });
 const MS_PER_SECOND = 1000;
 const PREFIX = '/ping';
 const TEXT = 'text/plain; charset=utf-8';
+/** `Retry-After` of a 503 (the ping not acknowledged: the database stalled, or the deferred backlog is full), seconds. */
+const RETRY_AFTER_S = '5';
 /** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -75,7 +77,7 @@ export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerR
   const pingDeps: PingDeps = {
     ...deps,
     record: (item: PingItem) => batcher.load(item),
-    ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog },
+    ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog, max: config.pingJournalMax },
     known: new KnownChecks(),
   };
   return (req, res) => {
@@ -185,5 +187,6 @@ function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): voi
   if (res.headersSent) return;
   const body = shape === 'empty' ? '' : shape === 'text' ? message : JSON.stringify({ error: message });
   const type: OutgoingHttpHeaders = shape === 'empty' ? {} : { 'Content-Type': shape === 'text' ? TEXT : 'application/json; charset=utf-8' };
-  res.writeHead(status, { ...PING_HEADERS, ...type, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+  const retry = status === 503 ? { 'Retry-After': RETRY_AFTER_S } : {};
+  res.writeHead(status, { ...PING_HEADERS, ...type, ...retry, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
 }

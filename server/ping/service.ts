@@ -42,25 +42,26 @@ export interface PingInput {
 
 /**
  * Dependencies of {@link handlePing}: `record` applies one ping (batched with concurrent ones, see shared/pings/record.ts); with a `journal`, each
- * ping is also journaled in Redis and answered per {@link acknowledged}: it waits for MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds), or not at
- * all while `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings are waiting for MongoDB.
+ * ping is also journaled in Redis and answered per {@link acknowledged}: it waits for MongoDB at most `ack.ms` (PING_ACK_MS, milliseconds). With
+ * `ack.ms` 0, or while `ack.backlog` (PING_ACK_BACKLOG) or more of the process's pings wait for MongoDB, or some it deferred wait for the workers, a
+ * ping is deferred: answered once journaled, applied by the workers; past `ack.max` (PING_JOURNAL_MAX) deferred pings, refused with a 503.
  */
 export type PingDeps = RecordDeps & ProvisionDeps & {
   record(item: PingItem): Promise<number | null>;
   journal?: PingJournal;
   /** With a journal: the check UUIDs known to exist. */
   known?: KnownChecks;
-  ack?: { ms: number; backlog: number };
+  ack?: { ms: number; backlog: number; max: number };
 };
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
 
 /**
  * Records one ping, following behaviour.md §4.3 steps 1–11. With `deps.journal` the ping is also journaled in Redis and may be answered before
- * MongoDB has it (per {@link acknowledged}; at once when journaled with an acknowledgement time of 0 ms); without, once MongoDB has it.
+ * MongoDB has it (per {@link acknowledged}, or at once when deferred: see {@link PingDeps}); without, once MongoDB has it.
  * @returns 201 when the check was created for this ping (`create=1`), else 200.
  * @throws AppError 404 `not found`, 400 `invalid url format` / `invalid uuid format`, 409 `ambiguous slug` (all plain text); nothing is recorded
- *   then. The database's error when the ping is neither stored nor journaled.
+ *   then. AppError 503 `service unavailable` when the deferred backlog is full. The database's error when the ping is neither stored nor journaled.
  */
 export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 | 201> {
   const { checkId, created } = await targetOf(deps, input);
@@ -74,11 +75,13 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
   }
   const journal = deps.journal;
   const entry = entryOf(checkId, action, Date.now(), meta);
-  const { ms, backlog } = deps.ack ?? { ms: 0, backlog: 1 };
-  const ackMs = journal.inFlight.size >= backlog ? 0 : ms;
-  // Journaled before it is applied, so a ping the store counted always has its entry for a replay. The pings read in one event-loop turn append
-  // together: one write on the journal's pipelining connection (journal-connection.ts).
+  const { ms, backlog, max } = deps.ack ?? { ms: 0, backlog: 1, max: Infinity };
+  const defers = ms === 0 || journal.deferred > 0 || journal.inFlight.size >= backlog;
+  if (defers && journal.deferred >= max) throw new AppError(503, 'service unavailable', 'text');
+  // The pings read in one event-loop turn append together: one write on the journal's pipelining connection (journal-connection.ts).
   await endOfTurn();
+  if (defers && (await journal.defer(entry).then(() => true, () => false))) return created ? 201 : 200;
+  // Journaled before it is applied, so a ping the store counted always has its entry for a replay.
   const journaled = await journal.append(entry).catch((err: unknown) => {
     log.warn({ err }, 'cannot journal a ping; it is answered once MongoDB has it');
     return null;
@@ -91,8 +94,7 @@ export async function handlePing(deps: PingDeps, input: PingInput): Promise<200 
   void applied
     .then(() => settle(false), (err: unknown) => settle(isDatabaseUnavailable(err)))
     .finally(() => journal.inFlight.delete(entry.id));
-  if (journaled !== null && ackMs === 0) return created ? 201 : 200;
-  if ((await acknowledged(applied, journaled !== null, ackMs)) === null) {
+  if ((await acknowledged(applied, journaled !== null, ms)) === null) {
     deps.known?.forget(checkId);
     throw notFound();
   }

@@ -5,6 +5,8 @@ import { config } from '../../shared/config.js';
 import { uniqueKeyOf } from '../../shared/domain/ids.js';
 import type { ApiVersion } from '../middleware/version.js';
 import { isoSeconds } from './time.js';
+import { presentRules, type CheckRulesJson } from './check-rules.js';
+import { presentTimerRules, type TimerRulesJson } from './timer-rules.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -16,13 +18,15 @@ export interface CheckView {
   now: Date;
   /** The request's API version: the path of the URLs, and `started` as a status in v1. */
   version: ApiVersion;
+  /** Until when a maintenance window covers the check at `now` (shared/checks/maintenance.ts); without it, none does. */
+  maintenanceUntil?: (check: CheckDoc) => Date | null;
 }
 
 /** The status a check shows: v1 also has `started` (behaviour.md §7 item 5). */
 export type ShownStatus = LiveStatus | 'started';
 
 /** The Check object; optional members depend on the key and the check's kind. */
-export interface CheckJson {
+export interface CheckJson extends CheckRulesJson, TimerRulesJson {
   name: string;
   slug: string;
   tags: string;
@@ -106,6 +110,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
     json.schedule = check.schedule;
     json.tz = check.tz;
   }
+  Object.assign(json, presentRules(check, view.readOnly), presentTimerRules(check, Boolean(view.maintenanceUntil?.(check))));
   return json;
 }
 

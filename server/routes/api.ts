@@ -11,6 +11,7 @@ import { channelsRouter } from './channels.js';
 import { notificationsRouter } from './notifications.js';
 import { integrationsRouter } from './integrations.js';
 import { badgesRouter } from './badges.js';
+import { maintenanceRouter } from './maintenance.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { openApiDocument } from '../openapi/document.js';
 import { config } from '../../shared/config.js';
@@ -20,6 +21,6 @@ export function apiRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const openapi = JSON.stringify(openApiDocument(config.baseUrl));
   endpoint(router, '/openapi.json', { GET: [(_req, res) => void res.type('application/json').send(openapi)] });
-  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), integrationsRouter(), badgesRouter());
+  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), integrationsRouter(), badgesRouter(), maintenanceRouter(deps));
   return router;
 }

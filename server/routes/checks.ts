@@ -15,11 +15,17 @@ import { presentCheck, type CheckView } from '../presenters/check.js';
 import * as checks from '../services/checks.js';
 import { apiVersionOf } from '../middleware/version.js';
 import { AppError } from '../../shared/errors.js';
+import { maintenanceOf } from '../../shared/checks/maintenance.js';
 
 /** Routes under `checks/`, relative to `/api/v<N>`. */
 export function checksRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const view = (req: Request): CheckView => ({ readOnly: authOf(req).readOnly, now: deps.clock(), version: apiVersionOf(req) });
+  // One read of the project's maintenance windows per request: a check shows `maintenance: true` while one covers it.
+  const view = async (req: Request): Promise<CheckView> => {
+    const now = deps.clock();
+    const { project, readOnly } = authOf(req);
+    return { readOnly, now, version: apiVersionOf(req), maintenanceUntil: await maintenanceOf([{ projectId: project._id }], now) };
+  };
 
   endpoint(router, '/checks/', {
     GET: [
@@ -27,7 +33,8 @@ export function checksRouter(deps: AppDeps): Router {
       async (req, res) => {
         const query = parseQuery(listChecksQuerySchema, req.query, new AppError(400, 'invalid query'));
         const list = await checks.listChecks(authOf(req).project, query);
-        res.json({ checks: list.map((check) => presentCheck(check, view(req))) });
+        const shown = await view(req);
+        res.json({ checks: list.map((check) => presentCheck(check, shown)) });
       },
     ],
     POST: [
@@ -36,7 +43,7 @@ export function checksRouter(deps: AppDeps): Router {
       async (req, res) => {
         const write = { input: parseBody(checkSchema, req.body), version: apiVersionOf(req) };
         const { check, created } = await checks.createCheck(deps, authOf(req).project, write);
-        res.status(created ? 201 : 200).json(presentCheck(check, view(req)));
+        res.status(created ? 201 : 200).json(presentCheck(check, await view(req)));
       },
     ],
   });
@@ -45,20 +52,20 @@ export function checksRouter(deps: AppDeps): Router {
     router,
     '/checks/:code',
     {
-      GET: [requireKey('read'), loadCheck, (req, res) => void res.json(presentCheck(checkOf(req), view(req)))],
+      GET: [requireKey('read'), loadCheck, async (req, res) => void res.json(presentCheck(checkOf(req), await view(req)))],
       POST: [
         parseJsonBody,
         requireKey('write'),
         loadCheck,
         async (req, res) => {
           const write = { input: parseBody(checkSchema, req.body), version: apiVersionOf(req) };
-          res.json(presentCheck(await checks.updateCheck(deps, checkOf(req), write), view(req)));
+          res.json(presentCheck(await checks.updateCheck(deps, checkOf(req), write), await view(req)));
         },
       ],
       DELETE: [
         requireKey('write'),
         loadCheck,
-        async (req, res) => void res.json(presentCheck(await checks.deleteCheck(checkOf(req)), view(req))),
+        async (req, res) => void res.json(presentCheck(await checks.deleteCheck(deps, checkOf(req)), await view(req))),
       ],
     },
     checkPath('uuid-or-key'),
@@ -72,7 +79,7 @@ export function checksRouter(deps: AppDeps): Router {
         parseJsonBody,
         requireKey('write'),
         loadCheck,
-        async (req, res) => void res.json(presentCheck(await checks.pauseCheck(deps, checkOf(req)), view(req))),
+        async (req, res) => void res.json(presentCheck(await checks.pauseCheck(deps, checkOf(req)), await view(req))),
       ],
     },
     checkPath('uuid'),
@@ -86,7 +93,7 @@ export function checksRouter(deps: AppDeps): Router {
         parseJsonBody,
         requireKey('write'),
         loadCheck,
-        async (req, res) => void res.json(presentCheck(await checks.resumeCheck(deps, checkOf(req)), view(req))),
+        async (req, res) => void res.json(presentCheck(await checks.resumeCheck(deps, checkOf(req)), await view(req))),
       ],
     },
     checkPath('uuid'),

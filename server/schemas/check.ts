@@ -5,6 +5,8 @@
 import Joi from 'joi';
 import { config } from '../../shared/config.js';
 import { canonicalTz, isValidCron } from '../../shared/domain/schedule.js';
+import { checkRuleKeys, type CheckRulesInput } from './check-rules.js';
+import { timerRuleKeys, type TimerRuleInput } from './timer-rules.js';
 
 /** Upper bound of `timeout` and `grace`, seconds (seed: Limits). */
 export const MAX_PERIOD_SECONDS = 31_536_000;
@@ -16,7 +18,7 @@ export const UNIQUE_FIELDS = ['name', 'slug', 'tags', 'timeout', 'grace'] as con
 export type UniqueField = (typeof UNIQUE_FIELDS)[number];
 
 /** A validated create/update payload, in the API's field names. Absent means "leave unchanged". */
-export interface CheckInput {
+export interface CheckInput extends CheckRulesInput, TimerRuleInput {
   channels?: string;
   desc?: string;
   failure_kw?: string;
@@ -112,4 +114,6 @@ export const checkSchema: Joi.ObjectSchema<CheckInput> = Joi.object<CheckInput>(
   timeout: withSeconds.seconds(),
   tz,
   unique,
+  ...checkRuleKeys,
+  ...timerRuleKeys,
 });

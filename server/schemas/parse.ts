@@ -1,6 +1,7 @@
 /** Runs Joi schemas; every Management API validation message (behaviour.md §3.7) is in this one table. */
 import type Joi from 'joi';
 import { AppError } from '../../shared/errors.js';
+import { ruleMessages } from './check-rules.js';
 
 /** Joi error code → message; `{{#label}}` is the bare field name; `seconds.*` to `unique.*` are our own codes. */
 export const MESSAGES: Record<string, string> = {
@@ -20,6 +21,7 @@ export const MESSAGES: Record<string, string> = {
   'any.required': '{{#label}} is missing',
   'alternatives.types': '{{#label}} is not a string or an object',
   'object.base': '{{#label}} is not an object',
+  ...ruleMessages,
 };
 
 /** Prefix of every payload validation message (behaviour.md §3.7). */

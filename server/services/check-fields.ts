@@ -9,6 +9,8 @@ import { AppError } from '../../shared/errors.js';
 import { slugify } from '../../shared/domain/slug.js';
 import type { CheckInput, UniqueField } from '../schemas/check.js';
 import type { ApiVersion } from '../middleware/version.js';
+import { ruleFieldsOf } from './check-rules.js';
+import { timerRuleFieldsOf } from './timer-rule-fields.js';
 
 /** Check fields that a payload field maps to one-to-one. */
 const DIRECT: Array<[keyof CheckInput, keyof CheckDoc]> = [
@@ -78,6 +80,7 @@ export function fieldsOf(
   const newer = NEWER_FILTER_FIELDS.some((field) => input[field] !== undefined);
   if (newer) set.legacySubject = false;
   else if (legacy) set.legacySubject = true;
+  Object.assign(set, ruleFieldsOf(input), timerRuleFieldsOf(input));
   return set;
 }
 

@@ -9,6 +9,7 @@ import { Notification } from '../../shared/models/notification.js';
 import { Flip } from '../../shared/models/flip.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { deadlineOf } from '../../shared/domain/status.js';
+import { downRuleFields, wakeAt } from '../../shared/domain/timer-rules.js';
 import { changeCheck, owedFlip } from '../../shared/checks/store.js';
 import { completeOwed } from '../../shared/alerts/outbox.js';
 import { config } from '../../shared/config.js';
@@ -21,6 +22,8 @@ import type { CheckInput } from '../schemas/check.js';
 import type { ListChecksQuery } from '../schemas/query.js';
 import type { ApiVersion } from '../middleware/version.js';
 import { fieldsOf, resolveChannels, upsertFilter } from './check-fields.js';
+import { checkDependsOn } from './check-rules.js';
+import { heldDependantsOf, releaseHeld } from '../../shared/alerts/dependencies.js';
 
 const log = logger.child({ module: 'checks' });
 
@@ -66,6 +69,7 @@ export async function createCheck(
     throw new AppError(403, 'check limit reached', 'empty');
   }
   const channels = await resolveChannels(project._id, input.channels);
+  await checkDependsOn(project._id, null, input.depends_on);
   const check = await Check.create({
     _id: randomUUID(),
     projectId: project._id,
@@ -85,16 +89,20 @@ export async function createCheck(
 export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: CheckWrite): Promise<CheckDoc> {
   const { input, version } = write;
   const channels = await resolveChannels(check.projectId, input.channels);
+  await checkDependsOn(check.projectId, check._id, input.depends_on);
+  const now = deps.clock();
   const done = await changeCheck(check, (current) => {
     const set = fieldsOf(current, input, version);
     if (channels !== undefined) set.channels = channels;
+    // `repeat_every` set on a check already down starts its reminders now.
+    if (set.repeatEvery && current.status === 'down' && !(current.repeatEvery && current.remindAt)) Object.assign(set, downRuleFields(set, now));
     const deadline = deadlineOf({ ...current, ...set });
-    return { change: { set: { ...set, deadline } }, result: current.deadline };
+    return { change: { set: { ...set, deadline } }, result: wakeAt(current) };
   });
   if (!done) throw notFound();
-  const { deadline } = done.check;
-  if (deadline && deadline.getTime() !== done.result?.getTime()) {
-    await scheduleDeadlines(deps.queues.deadlines, [{ checkId: check._id, at: deadline }], deps.clock()).catch((err: unknown) =>
+  const wake = wakeAt(done.check);
+  if (wake && wake.getTime() !== done.result?.getTime()) {
+    await scheduleDeadlines(deps.queues.deadlines, [{ checkId: check._id, at: wake }], deps.clock()).catch((err: unknown) =>
       log.error({ err, checkId: check._id }, 'cannot schedule deadline; the sweep will'),
     );
   }
@@ -148,13 +156,20 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
 }
 
 /**
- * Deletes a check with its pings, flips and notifications (§3.6 Delete); returns it as it was.
+ * Deletes a check with its pings, flips and notifications (§3.6 Delete); returns it as it was. Checks holding an alert because it was down are
+ * released (README "Alerting rules", `depends_on`): a deleted parent is not down.
  * @throws AppError(404) when it was deleted meanwhile.
  */
-export async function deleteCheck(check: CheckDoc): Promise<CheckDoc> {
+export async function deleteCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
   const deleted = await Check.findOneAndDelete({ _id: check._id }).lean<CheckDoc>();
   if (!deleted) throw notFound();
   const byCheck = { checkId: check._id };
   await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
+  const now = deps.clock();
+  const held = await heldDependantsOf([check._id]);
+  const released = await releaseHeld([], held.map((c) => c._id), now);
+  await completeOwed({ queues: deps.queues, notify: config.notify }, released, now).catch((err: unknown) =>
+    log.error({ err, checkId: check._id }, 'cannot complete released alerts; the sweep will'),
+  );
   return deleted;
 }

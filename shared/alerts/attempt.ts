@@ -54,7 +54,7 @@ export async function sendClaimed(claimed: ClaimedAlert, isFinal: (error: Delive
   }
   crashPoint('notify-claimed');
   const started = deps.clock();
-  const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated };
+  const flip = { newStatus: notification.status, reason: notification.reason, created: notification.flipCreated, event: notification.event, n: notification.n };
   try {
     await deliver(channel, alertOf(notification._id, check, flip, deps.config.baseUrl), deps.config);
   } catch (err) {

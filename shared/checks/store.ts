@@ -29,8 +29,11 @@ export interface Applied<T> {
   result: T;
 }
 
-/** A new outbox entry; `at` is when the status changed (for a missed deadline, the deadline), `now` when it is written. */
-export function owedFlip(change: FlipChange, at: Date, now: Date): OutboxFlip {
+/**
+ * A new outbox entry; `at` is when the status changed (for a missed deadline, the deadline; for a rule's alert, when it became due), `now` when it
+ * is written. A rule's alert (shared/domain/rules.ts) carries its `event` and `n`.
+ */
+export function owedFlip(change: FlipChange & Pick<OutboxFlip, 'event' | 'n'>, at: Date, now: Date): OutboxFlip {
   return { _id: new Types.ObjectId(), at, recorded: now, ...change };
 }
 

@@ -13,7 +13,10 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
+import { bothChanges, downRuleFields, earliest, maintenanceEndChange, ruleChange, ruleWakeAt } from '../domain/timer-rules.js';
+import { maintenanceOf } from '../checks/maintenance.js';
 import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../checks/store.js';
+import type { CheckDoc } from '../models/check.js';
 import { fanOut } from '../alerts/outbox.js';
 import { sendFirstAttempts } from '../alerts/first-attempt.js';
 import { leaseMsOf } from '../alerts/notify.js';
@@ -41,14 +44,20 @@ let lastPass: Promise<unknown> = Promise.resolve();
 /** Outbox entries this process is completing now (ids): another batch leaves them alone, a retry after a failure or crash does not. */
 const completing = new Set<string>();
 
-/** The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4). */
-function deadlineChange(now: Date): Compute<DeadlineOutcome> {
+/**
+ * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
+ * alerting rules owe now (a late warning, a reminder), written with them.
+ */
+function deadlineChange(now: Date, stillUntil: (check: CheckDoc) => Date | null): Compute<DeadlineOutcome> {
   return (check) => {
+    const rules = bothChanges(ruleChange(check, now), maintenanceEndChange(check, now, stillUntil(check)));
+    const owe = (rules?.owe ?? []).map((alert) => owedFlip(alert, now, now));
+    const unchanged = rules ? { set: rules.set, owe } : null;
     const deadline = deadlineOf(check);
-    if (check.status === 'down' || !deadline) return { change: null, result: 'settled' };
-    if (liveStatus(check, now) !== 'down') return { change: null, result: 'early' };
+    if (check.status === 'down' || !deadline) return { change: unchanged, result: 'settled' };
+    if (liveStatus(check, now) !== 'down') return { change: unchanged, result: 'early' };
     const entry = owedFlip({ oldStatus: check.status, newStatus: 'down', reason: 'timeout' }, deadline, now);
-    return { change: { set: { status: 'down', deadline: null }, owe: [entry] }, result: 'flipped' };
+    return { change: { set: { status: 'down', deadline: null, ...downRuleFields(check, now) }, owe: [entry] }, result: 'flipped' };
   };
 }
 
@@ -65,13 +74,19 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     const now = deps.clock();
     const [own, due] = await Promise.all([readChecks(checkIds), readDue(now, MAX_BATCH)]);
     const checks = new Map([...own, ...due].map((check) => [check._id, check]));
-    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now)) };
+    // Windows are read only for checks whose held alert may be due (none for a check without rules).
+    const stillUntil = await maintenanceOf([...checks.values()].filter((c) => c.heldUntil), now);
+    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, stillUntil)) };
   });
   lastPass = pass.catch(() => undefined);
   const { now, applied } = await pass;
   crashPoint('deadline-stored');
   const results = [...applied.values()];
-  const early = results.filter((a) => a.result === 'early').map(({ check }) => ({ checkId: check._id, at: deadlineOf(check)! }));
+  // The job comes back at the deadline, or at a rule's next moment when earlier (a check down for good has none).
+  const early = results.flatMap(({ check, result }) => {
+    const at = earliest(result === 'early' ? deadlineOf(check) : null, ruleWakeAt(check));
+    return at ? [{ checkId: check._id, at }] : [];
+  });
   const owed = results.flatMap(({ check }) => check.outbox.filter((e) => !completing.has(String(e._id))).map((entry) => ({ check, entry })));
   for (const { entry } of owed) completing.add(String(entry._id));
   try {

@@ -39,7 +39,8 @@ export interface SweepResult {
 /**
  * One sweep:
  * 1. Every check not down whose deadline is at most two sweep intervals ahead gets its deadline job if Redis has none, so a lost job is back before
- *    it is due; a check still not down {@link OWED_STALE_MS} after its deadline gets its job replaced by one due now (late or lost).
+ *    it is due; a check still not down {@link OWED_STALE_MS} after its deadline gets its job replaced by one due now (late or lost). The same for a
+ *    down check's next reminder (`remindAt`, shared/domain/timer-rules.ts).
  * 2. Every outbox entry older than {@link OWED_STALE_MS} is completed.
  * 3. Every notification whose notify job was lost is put back on the queue.
  * @returns How many deadlines, flips and notifications were looked at or repaired.
@@ -51,7 +52,11 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
   const staleBefore = new Date(now.getTime() - OWED_STALE_MS);
   const notify = deps.notify ?? appConfig.notify;
   const dueChecks = Check.find({ deadline: { $lte: horizon }, status: { $ne: 'down' } }, { deadline: 1 }).lean<Pick<CheckDoc, '_id' | 'deadline'>>();
-  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, outbox: 1 }).lean<Owing>();
+  // A down check's reminder (`repeat_every`) is timed by the same job.
+  const reminding = Check.find({ remindAt: { $lte: horizon }, status: 'down', repeatEvery: { $gt: 0 } }, { remindAt: 1 }).lean<Pick<CheckDoc, '_id' | 'remindAt'>>();
+  // And the end of a maintenance window that held a down alert.
+  const holding = Check.find({ heldUntil: { $lte: horizon } }, { heldUntil: 1 }).lean<Pick<CheckDoc, '_id' | 'heldUntil'>>();
+  const owingChecks = Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { projectId: 1, channels: 1, status: 1, tags: 1, outbox: 1, dependsOn: 1, held: 1 }).lean<Owing>();
   // One batch of BATCH_SIZE documents in memory at a time.
   const inBatches = { batchSize: BATCH_SIZE };
   let deadlines = 0;
@@ -63,6 +68,22 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
       await Promise.all([
         scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
         scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.deadline! })), now, false),
+      ]);
+    }, inBatches),
+    reminding.cursor(inBatches).eachAsync(async (batch: Pick<CheckDoc, '_id' | 'remindAt'>[]) => {
+      deadlines += batch.length;
+      const [overdue, ahead] = [batch.filter((c) => c.remindAt! <= staleBefore), batch.filter((c) => c.remindAt! > staleBefore)];
+      await Promise.all([
+        scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
+        scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.remindAt! })), now, false),
+      ]);
+    }, inBatches),
+    holding.cursor(inBatches).eachAsync(async (batch: Pick<CheckDoc, '_id' | 'heldUntil'>[]) => {
+      deadlines += batch.length;
+      const [overdue, ahead] = [batch.filter((c) => c.heldUntil! <= staleBefore), batch.filter((c) => c.heldUntil! > staleBefore)];
+      await Promise.all([
+        scheduleDeadlines(deps.queues.deadlines, overdue.map((c) => ({ checkId: c._id, at: now })), now, true),
+        scheduleDeadlines(deps.queues.deadlines, ahead.map((c) => ({ checkId: c._id, at: c.heldUntil! })), now, false),
       ]);
     }, inBatches),
     owingChecks.cursor(inBatches).eachAsync(async (batch: Owing[]) => {

@@ -2,6 +2,7 @@
 import { nextPingAt, type ScheduleSpec } from './schedule.js';
 import type { CheckDoc, StoredStatus } from '../models/check.js';
 import type { FlipReason } from '../models/check.js';
+import type { FlipMark } from '../models/check-rules.js';
 import type { PingKind } from '../models/ping.js';
 
 const MS_PER_SECOND = 1000;
@@ -23,6 +24,8 @@ export interface FlipChange {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Why an alerting rule raised or held back the flip's alerts (shared/domain/rules.ts); absent when none did. */
+  marks?: FlipMark[];
 }
 
 /** The result of {@link applySignal}. */

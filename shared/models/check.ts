@@ -5,6 +5,8 @@
 import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
 import type { PingKind } from './ping.js';
+import { checkRuleFields, marksField, type CheckRules, type FlipMark } from './check-rules.js';
+import { checkTimerFields, indexCheckTimers, type CheckTimers } from './check-timers.js';
 
 /** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
@@ -28,7 +30,21 @@ export interface OutboxFlip {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Why an alerting rule raised or held back this flip's alerts (README "Alerting rules"); absent when no rule played a part. */
+  marks?: FlipMark[];
+  /** A held-back alert released (shared/alerts/dependencies.ts): completing it sends alerts but records no flip. */
+  alertOnly?: boolean;
+  /**
+   * Set on an alert that is not a flip (alerting rules, shared/domain/rules.ts): `late` (the check entered its grace period), `reminder` (still
+   * down), `resumed` (still down when its maintenance window ended). No flip is inserted for it; `oldStatus`/`newStatus` are the check's status.
+   */
+  event?: RuleEvent;
+  /** The reminder's number, 1 for the first (`event: 'reminder'` only). */
+  n?: number;
 }
+
+/** An alert of an alerting rule that is not a flip (see {@link OutboxFlip.event}). */
+export type RuleEvent = 'late' | 'reminder' | 'resumed';
 
 /**
  * A ping the check counted, kept until its ping document surely exists: the
@@ -49,7 +65,7 @@ export const RECENT_PINGS_MS = 60_000;
 export const MAX_RECENT_PINGS = 200;
 
 /** A check as stored; the shape domain code works on. */
-export interface CheckDoc {
+export interface CheckDoc extends CheckRules, CheckTimers {
   _id: string;
   projectId: string;
   /** Derived from `_id` (behaviour.md §1.4); set on validation. */
@@ -107,6 +123,10 @@ const outboxSchema = new Schema<OutboxFlip>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
+    alertOnly: { type: Boolean, default: undefined },
+    event: { type: String },
+    n: { type: Number },
   },
   { versionKey: false },
 );
@@ -158,6 +178,8 @@ const checkSchema = new Schema<CheckDoc>(
     outbox: { type: [outboxSchema], default: [] },
     recentPings: { type: [recentPingSchema], default: [] },
     rev: { type: Number, default: 0 },
+    ...checkRuleFields,
+    ...checkTimerFields,
   },
   { versionKey: false },
 );
@@ -170,6 +192,8 @@ checkSchema.index({ projectId: 1, slug: 1 });
 checkSchema.index({ badgeKey: 1 });
 checkSchema.index({ deadline: 1 });
 checkSchema.index({ 'outbox.recorded': 1 });
+checkSchema.index({ dependsOn: 1 }, { sparse: true });
+indexCheckTimers(checkSchema);
 
 /** The `checks` collection. */
 export const Check = mongoose.model<CheckDoc>('Check', checkSchema);

@@ -4,6 +4,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { FlipReason, StoredStatus } from './check.js';
+import { marksField, type FlipMark } from './check-rules.js';
 
 
 /** A flip as stored. */
@@ -18,6 +19,10 @@ export interface FlipDoc {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
+  /** Why an alerting rule raised or held back its alerts; absent when none played a part. */
+  marks?: FlipMark[];
+  /** Recorded while a maintenance window covered the check: its alerts were held back. Absent otherwise. */
+  maintenance?: boolean;
 }
 
 const flipSchema = new Schema<FlipDoc>(
@@ -29,6 +34,8 @@ const flipSchema = new Schema<FlipDoc>(
     oldStatus: { type: String, required: true },
     newStatus: { type: String, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
+    maintenance: { type: Boolean },
   },
   { versionKey: false },
 );

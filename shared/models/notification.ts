@@ -4,7 +4,8 @@
  * `delivered`; back to `pending` after a retryable error; `failed` when no attempt is left or the error is final.
  */
 import mongoose, { Schema } from 'mongoose';
-import type { FlipReason } from './check.js';
+import type { FlipReason, RuleEvent } from './check.js';
+import { marksField, type FlipMark } from './check-rules.js';
 
 /** Where the delivery stands. */
 export type NotificationState = 'pending' | 'sending' | 'delivered' | 'failed';
@@ -29,6 +30,13 @@ export interface NotificationDoc {
   /** The flip's `created` (when the check changed status) and `reason`: the alert is built without reading the flip. */
   flipCreated: Date;
   reason: FlipReason;
+  /** The flip's marks: why an alerting rule raised it; absent when none played a part. */
+  marks?: FlipMark[];
+  /** A timed rule's alert, not a flip's: `late`, `reminder` (number `n`), `resumed` (README "Alerting rules"); absent for a flip's alert. */
+  event?: RuleEvent;
+  n?: number;
+  /** Held back by a maintenance window: never sent (`failed` without attempts, error `in maintenance`). */
+  held?: boolean;
   state: NotificationState;
   /** Error text of the last attempt; `""` when it delivered or none ran yet. */
   error: string;
@@ -65,6 +73,10 @@ const notificationSchema = new Schema<NotificationDoc>(
     status: { type: String, enum: ['up', 'down'], required: true },
     flipCreated: { type: Date, required: true },
     reason: { type: String, default: '' },
+    marks: marksField,
+    event: { type: String },
+    n: { type: Number },
+    held: { type: Boolean },
     state: { type: String, enum: ['pending', 'sending', 'delivered', 'failed'], default: 'pending' },
     error: { type: String, default: '' },
     attempts: { type: Number, default: 0 },

@@ -1,16 +1,19 @@
 /** The words of an alert, shared by every provider. */
 import type { CheckDoc } from '../models/check.js';
 import type { FlipDoc } from '../models/flip.js';
+import type { OutboxFlip } from '../models/check.js';
 import type { Alert } from './types.js';
 
 /** The alert of one flip into `up` or `down`; `id` is the notification's (unique per flip and channel). */
 export function alertOf(
   id: string,
   check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing'>,
-  flip: Pick<FlipDoc, 'newStatus' | 'reason' | 'created'>,
+  flip: Pick<FlipDoc, 'newStatus' | 'reason' | 'created'> & Partial<Pick<OutboxFlip, 'event' | 'n'>>,
   baseUrl: string,
 ): Alert {
   return {
+    ...(flip.event ? { event: flip.event } : {}),
+    ...(flip.n ? { reminder: flip.n } : {}),
     id,
     checkId: check._id,
     name: check.name,
@@ -34,13 +37,27 @@ export function labelOf(alert: Alert): string {
   return alert.name || alert.checkId;
 }
 
-/** `"backup" is DOWN`. */
+/** The status an alert announces, upper case: `UP`, `DOWN`, or `LATE` for a late warning. */
+export function statusWordOf(alert: Alert): string {
+  return alert.event === 'late' ? 'LATE' : alert.status.toUpperCase();
+}
+
+/** What a timed rule's alert adds to its title: ` (reminder 2)`, ` (maintenance ended)`; `''` for a flip's alert or a late warning. */
+export function eventSuffixOf(alert: Alert): string {
+  if (alert.event === 'reminder') return ` (reminder ${alert.reminder ?? 1})`;
+  return alert.event === 'resumed' ? ' (maintenance ended)' : '';
+}
+
+/** `"backup" is DOWN`; `"backup" is LATE`; `"backup" is DOWN (reminder 2)`. */
 export function titleOf(alert: Alert): string {
-  return `"${labelOf(alert)}" is ${alert.status.toUpperCase()}`;
+  return `"${labelOf(alert)}" is ${statusWordOf(alert)}${eventSuffixOf(alert)}`;
 }
 
 /** Why the check flipped, in words. */
 export function causeOf(alert: Alert): string {
+  if (alert.event === 'late') return 'the expected ping is late: the check is in its grace period';
+  if (alert.event === 'reminder') return 'the check is still down';
+  if (alert.event === 'resumed') return 'the check is still down after its maintenance window';
   if (alert.reason === 'timeout') return 'the expected ping did not arrive in time';
   if (alert.reason === 'fail') return 'a failure signal was received';
   return alert.status === 'up' ? 'a success signal was received' : 'the check failed';
@@ -53,7 +70,7 @@ export function reasonSuffixOf(alert: Alert): string {
 
 /** `backup is DOWN (the expected ping did not arrive in time)`: the name unquoted, then {@link reasonSuffixOf}. */
 export function headlineOf(alert: Alert): string {
-  return `${labelOf(alert)} is ${alert.status.toUpperCase()}${reasonSuffixOf(alert)}`;
+  return `${labelOf(alert)} is ${statusWordOf(alert)}${eventSuffixOf(alert)}${reasonSuffixOf(alert)}`;
 }
 
 /** When the check last pinged, or `never`. */
@@ -64,7 +81,7 @@ export function lastPingOf(alert: Alert): string {
 /** Label and value pairs that chat cards show as fields. */
 export function factsOf(alert: Alert): Array<[string, string]> {
   const facts: Array<[string, string]> = [
-    ['Status', alert.status.toUpperCase()],
+    ['Status', statusWordOf(alert)],
     ['Cause', causeOf(alert)],
     ['Last ping', lastPingOf(alert)],
   ];
@@ -89,8 +106,10 @@ export function alertJson(alert: Alert): Record<string, unknown> {
     name: alert.name,
     tags: alert.tags,
     desc: alert.desc,
-    status: alert.status,
+    status: alert.event === 'late' ? 'late' : alert.status,
     reason: alert.reason,
+    ...(alert.event ? { event: alert.event } : {}),
+    ...(alert.reminder ? { reminder: alert.reminder } : {}),
     timestamp: isoSeconds(alert.at),
     last_ping: alert.lastPing ? isoSeconds(alert.lastPing) : null,
     update_url: alert.detailsUrl,

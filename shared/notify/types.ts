@@ -2,7 +2,7 @@
 import type Joi from 'joi';
 import type { NotifyConfig } from '../config.js';
 import type { ChannelDoc } from '../models/channel.js';
-import type { FlipReason } from '../models/check.js';
+import type { FlipReason, RuleEvent } from '../models/check.js';
 
 /** The flip directions that notify (behaviour.md §6 rule 4). */
 export type AlertStatus = 'up' | 'down';
@@ -19,6 +19,10 @@ export interface Alert {
   desc: string;
   status: AlertStatus;
   reason: FlipReason;
+  /** A timed rule's alert (`late`, `reminder`, `resumed`; README "Alerting rules"); absent for a flip's alert. */
+  event?: RuleEvent;
+  /** The reminder's number (`event: 'reminder'`). */
+  reminder?: number;
   /** When the check flipped (for a missed deadline, the computed going-down moment). */
   at: Date;
   /** The check's last success or fail ping, or null when it never pinged. */

@@ -1,7 +1,9 @@
 /**
- * The ping journal, what makes a 200 a promise while MongoDB is slow or away: each web process appends every ping to its own Redis stream (kept in
- * Redis's append-only file) before applying it, and deletes the entry once the ping's document is in MongoDB. What is left is replayed
+ * The ping journal, what makes a 200 a promise while MongoDB is slow or away: each web process appends every ping to its own Redis streams (kept in
+ * Redis's append-only file). A ping it applies itself goes to `stream` first and is deleted once its document is in MongoDB; what is left is replayed
  * (shared/pings/replay.ts) by the process itself, or, after a kill -9, by a worker once the process stops renewing its lease (PING_JOURNAL_LEASE_MS).
+ * A ping it defers (answered at once: PING_ACK_MS=0, or PING_ACK_BACKLOG pings already waiting) goes to `deferred` only, which the workers apply in
+ * bulk, in order, after everything in `stream`; the process applies nothing itself again until `deferred` is empty, so no ping overtakes another.
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
@@ -26,9 +28,20 @@ export interface JournalEntry {
 }
 
 /** The Redis keys of one process's journal, under the deployment's prefix. */
-export function journalKeys(prefix: string, instance: string): { stream: string; alive: string } {
-  return { stream: `${prefix}:ping-journal:${instance}`, alive: `${prefix}:ping-journal:${instance}:alive` };
+export function journalKeys(prefix: string, instance: string): JournalKeys {
+  const stream = `${prefix}:ping-journal:${instance}`;
+  return { stream, deferred: `${stream}:deferred`, alive: `${stream}:alive` };
 }
+
+/** A journal's Redis keys: the pings its process applies, those it deferred to the workers, and its lease. */
+export interface JournalKeys {
+  stream: string;
+  deferred: string;
+  alive: string;
+}
+
+/** How often a process with deferred pings counts those the workers have not applied yet, milliseconds. */
+const DEFERRED_RECOUNT_MS = 100;
 
 /** The set naming every instance that has a journal. */
 export function journalRegistry(prefix: string): string {
@@ -51,10 +64,16 @@ export function metaOf(entry: JournalEntry): PingMeta {
 export class PingJournal {
   /** This process's instance id (a UUID). */
   readonly instance = randomUUID();
-  readonly keys: { stream: string; alive: string };
+  readonly keys: JournalKeys;
   /** Entry ids being applied by this process right now: its own replays skip them. */
   readonly inFlight = new Set<string>();
   private renewal: NodeJS.Timeout | undefined;
+  /** Deferred pings not applied yet, as last counted (the stream's length when asked, plus the appends sent since). */
+  private deferredLeft = 0;
+  /** Deferred appends sent, ever: what a count in flight has not seen. */
+  private deferredSent = 0;
+  private recount: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   /** @param leaseMs - PING_JOURNAL_LEASE_MS: the `alive` key lives this long, milliseconds, renewed every third of it. */
   constructor(
@@ -94,17 +113,44 @@ export class PingJournal {
     return (await this.redis.xadd(this.keys.stream, '*', 'p', JSON.stringify(entry)))!;
   }
 
+  /** Deferred pings the workers have not applied yet (as counted at most {@link DEFERRED_RECOUNT_MS} ago, plus those deferred since). */
+  get deferred(): number {
+    return this.deferredLeft;
+  }
+
+  /** Appends a ping for the workers to apply, durable once this resolves (AOF on); throws the Redis error. */
+  async defer(entry: JournalEntry): Promise<void> {
+    this.deferredSent++;
+    this.deferredLeft++;
+    if (!this.recount) this.countLater();
+    await this.redis.xadd(this.keys.deferred, '*', 'p', JSON.stringify(entry));
+  }
+
+  /** Counts the deferred pings left in {@link DEFERRED_RECOUNT_MS}, and again after that while there are some. */
+  private countLater(): void {
+    this.recount = setTimeout(() => {
+      const sent = this.deferredSent;
+      // Commands on this connection run in order: the length covers every append sent before it, not those sent after.
+      this.redis.xlen(this.keys.deferred)
+        .then((left) => (this.deferredLeft = left + (this.deferredSent - sent)), () => undefined)
+        .finally(() => (this.deferredLeft > 0 && !this.stopped ? this.countLater() : (this.recount = undefined)));
+    }, DEFERRED_RECOUNT_MS).unref();
+  }
+
   /** Deletes an entry whose ping MongoDB has; a failure leaves it for a replay, which finds the ping stored. */
   done(streamId: string): void {
     this.redis.xdel(this.keys.stream, streamId).catch((err: unknown) => log.warn({ err }, 'cannot delete a journal entry; a replay will'));
   }
 
-  /** Stops renewing. An empty journal is removed; one with entries stays for a worker to replay once the lease lapses. */
+  /** Stops renewing. An empty journal is removed; one with entries (either stream) stays for a worker to replay once the lease lapses. */
   async stop(): Promise<void> {
     clearInterval(this.renewal);
-    if ((await this.redis.xlen(this.keys.stream)) > 0) return;
+    this.stopped = true;
+    clearTimeout(this.recount);
+    const [own, deferred] = await Promise.all([this.redis.xlen(this.keys.stream), this.redis.xlen(this.keys.deferred)]);
+    if (own + deferred > 0) return;
     await this.redis.srem(journalRegistry(this.prefix), this.instance);
-    await this.redis.del(this.keys.stream, this.keys.alive);
+    await this.redis.del(this.keys.stream, this.keys.deferred, this.keys.alive);
   }
 }
 

@@ -11,7 +11,9 @@ import type { Types } from 'mongoose';
 import { Ping, type PingDoc } from '../models/ping.js';
 import { insertNew } from '../db.js';
 import { MAX_RECENT_PINGS, RECENT_PINGS_MS, type CheckDoc, type OutboxFlip, type RecentPing } from '../models/check.js';
-import { applySignal, deadlineOf, type Signal } from '../domain/status.js';
+import { deadlineOf, type Signal } from '../domain/status.js';
+import { applyRules } from '../domain/rules.js';
+import { downRuleFields, wakeAt } from '../domain/timer-rules.js';
 import { changeChecks, owedFlip, readChecks } from '../checks/store.js';
 import { completeOwed } from '../alerts/outbox.js';
 import { scheduleDeadlines, type DeadlineAt } from '../deadlines/schedule.js';
@@ -45,7 +47,7 @@ export interface PingDeps {
   queues: Pick<Queues, 'deadlines' | 'notify'>;
 }
 
-/** What one check's write did: its pings (new and already counted), the flips they owe, and its deadline before them (null when unknown). */
+/** What one check's write did: its pings (new and already counted), the flips they owe, and its job's due moment before them (null when unknown). */
 interface Counted {
   pings: PingDoc[];
   owe: OutboxFlip[];
@@ -60,7 +62,7 @@ function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { c
   const seen = new Map((check.recentPings ?? []).map((p) => [String(p._id), p]));
   let state = check;
   const set: Partial<CheckDoc> = {};
-  const counted: Counted = { pings: [], owe: [], before: check.deadline };
+  const counted: Counted = { pings: [], owe: [], before: wakeAt(check) };
   const recent: RecentPing[] = [];
   for (const { resolve, meta } of items) {
     const known = seen.get(String(meta._id));
@@ -69,10 +71,12 @@ function countPings(check: CheckDoc, items: readonly PingItem[], now: Date): { c
       counted.before = null;
       continue;
     }
-    const outcome = applySignal(state, resolve(state), now, meta.rid);
+    const outcome = applyRules(state, resolve(state), now, meta.rid);
     const n = state.nPings + 1;
-    Object.assign(set, outcome.set);
-    state = { ...state, ...outcome.set, nPings: n };
+    // A flip into down starts the check's reminders (`repeat_every`); nothing for a check without rules.
+    const rules = outcome.flip?.newStatus === 'down' ? downRuleFields(state, now) : {};
+    Object.assign(set, outcome.set, rules);
+    state = { ...state, ...outcome.set, ...rules, nPings: n };
     if (outcome.flip) counted.owe.push(owedFlip(outcome.flip, now, now));
     counted.pings.push({ ...meta, checkId: check._id, n, created: now, kind: outcome.kind });
     recent.push({ _id: meta._id, n, kind: outcome.kind, created: now });
@@ -101,10 +105,12 @@ export async function recordPings(deps: PingDeps, items: readonly PingItem[]): P
   // Everything the checks owe: a write re-read after it won left its flips there, not in `result.owe`.
   const owed = counted.flatMap(({ check }) => check.outbox.map((entry) => ({ check, entry })));
   // A later deadline leaves the job where it is: it fires early and the worker moves it
-  // (one wake per deadline, not one Redis move per ping). An earlier or new one moves it now.
-  const moved: DeadlineAt[] = counted.flatMap(({ check, result }) =>
-    check.deadline && !(result.before && result.before <= check.deadline) ? [{ checkId: check._id, at: check.deadline }] : [],
-  );
+  // (one wake per deadline, not one Redis move per ping). An earlier or new one moves it now. A rule's moment (a late
+  // warning, a reminder) counts as the deadline when earlier (shared/domain/rules.ts).
+  const moved: DeadlineAt[] = counted.flatMap(({ check, result }) => {
+    const wake = wakeAt(check);
+    return wake && !(result.before && result.before <= wake) ? [{ checkId: check._id, at: wake }] : [];
+  });
   // Pruned as of the last ping whose `n` is a multiple of 100, not the batch's last ping.
   const pruned = counted.flatMap(({ check, result }) => result.pings.filter((p) => p.n % PRUNE_EVERY === 0).slice(-1).map((p) => ({ check, n: p.n })));
   await Promise.all([

@@ -46,7 +46,8 @@ describe('fault: web process killed (SIGKILL) while its acknowledged pings are o
     await own.collection('projects').insertOne({ _id: 'c0ffee00-0000-4000-8000-000000000001' as never, name: 'journal' });
     await OwnCheck.insertMany(ids.map((_id) => ({ _id, projectId: 'c0ffee00-0000-4000-8000-000000000001', badgeKey: _id, created: new Date() })));
     const port = await freePort();
-    const env = { MONGODB_URI: uri, PING_ACK_MS: '200', PING_JOURNAL_LEASE_MS: '2000' };
+    // Its own queue prefix: a worker left by another test (on another database) must not take this journal.
+    const env = { MONGODB_URI: uri, PING_ACK_MS: '200', PING_JOURNAL_LEASE_MS: '2000', QUEUE_PREFIX: `hc_journal_${process.pid}` };
     const web = startNode('server/main.js', { ...env, PORT: String(port) });
     const worker = startNode('workers/main.js', env);
     children = [web, worker];

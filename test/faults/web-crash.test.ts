@@ -5,7 +5,7 @@ import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
 import { buildCheck, buildProject } from '../helpers/factories.js';
 import { freePort } from '../helpers/services.js';
-import { startNode, waitForOutput } from '../helpers/processes.js';
+import { killChildren, startNode, waitForOutput } from '../helpers/processes.js';
 import { waitFor } from '../helpers/poll.js';
 
 /** Concurrent ping loops, and how long they run at most (milliseconds). */
@@ -22,6 +22,7 @@ const LOAD_MS = 4_000;
  */
 describe('fault: web process killed (SIGKILL) under ping load', function () {
   this.timeout(60_000);
+  afterEach(killChildren);
 
   it('loses no acknowledged ping', async () => {
     const project = await buildProject();

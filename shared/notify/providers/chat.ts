@@ -17,6 +17,7 @@ const GONE = [404, 410];
 
 /** Slack's attachment colours. */
 function slackColor(alert: Alert): string {
+  if (alert.event === 'late') return 'warning';
   return alert.status === 'up' ? 'good' : 'danger';
 }
 
@@ -36,6 +37,12 @@ export function slackPayload(alert: Alert): Record<string, unknown> {
   };
 }
 
+/** Discord's embed colours: green up, amber late, red down. */
+function discordColor(alert: Alert): number {
+  if (alert.event === 'late') return 0xf59e0b;
+  return alert.status === 'up' ? 0x22c55e : 0xef4444;
+}
+
 function discordPayload(alert: Alert): Record<string, unknown> {
   return {
     content: titleOf(alert),
@@ -43,7 +50,7 @@ function discordPayload(alert: Alert): Record<string, unknown> {
       {
         title: titleOf(alert),
         url: alert.detailsUrl,
-        color: alert.status === 'up' ? 0x22c55e : 0xef4444,
+        color: discordColor(alert),
         fields: factsOf(alert).map(([name, value]) => ({ name, value, inline: name !== 'Description' })),
       },
     ],

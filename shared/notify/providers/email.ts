@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import nodemailer from 'nodemailer';
-import { escapeHtml, labelOf, textOf } from '../message.js';
+import { escapeHtml, labelOf, textOf, statusWordOf } from '../message.js';
 import { DeliveryError, type Provider } from '../types.js';
 
 /** Settings of an email channel. */
@@ -47,7 +47,7 @@ export const email: Provider<EmailSettings> = {
     const sending = transport.sendMail({
       from: config.fromEmail,
       to: settings.address,
-      subject: `${alert.status.toUpperCase()} | ${labelOf(alert)}`,
+      subject: `${statusWordOf(alert)} | ${labelOf(alert)}`,
       text,
       html: `<pre>${escapeHtml(text)}</pre>`,
     });

@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
-import { causeOf, labelOf, lastPingOf } from '../message.js';
+import { causeOf, labelOf, lastPingOf, statusWordOf } from '../message.js';
 import type { Alert, Provider } from '../types.js';
 import type { ChatSettings } from './chat.js';
 
@@ -14,7 +14,7 @@ const MONITORING_TOOL = 'hc-monitor';
 
 /** `backup is DOWN (the expected ping did not arrive in time)`; the cause only when the flip has a reason. */
 function headline(alert: Alert): string {
-  return `${labelOf(alert)} is ${alert.status.toUpperCase()}${alert.reason ? ` (${causeOf(alert)})` : ''}`;
+  return `${labelOf(alert)} is ${statusWordOf(alert)}${alert.reason ? ` (${causeOf(alert)})` : ''}`;
 }
 
 /** The `spike` kind: POSTs `check_id`, `title`, `message` and `status` (`up`/`down`) as JSON. */

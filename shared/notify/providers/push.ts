@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
-import { labelOf, reasonSuffixOf, textOf, titleOf } from '../message.js';
+import { labelOf, reasonSuffixOf, textOf, titleOf, statusWordOf } from '../message.js';
 import { DeliveryError, type Provider } from '../types.js';
 
 /** Settings of an ntfy channel; a plain value is the topic. */
@@ -146,7 +146,7 @@ export const pushbullet: Provider<PushbulletSettings> = {
       .messages({ 'string.pattern.base': '{{#label}} must be a Pushbullet access token' }),
   }),
   async send({ settings, alert, config, signal }) {
-    const body = `The check "${labelOf(alert)}" is ${alert.status.toUpperCase()}${reasonSuffixOf(alert)}.`;
+    const body = `The check "${labelOf(alert)}" is ${statusWordOf(alert)}${reasonSuffixOf(alert)}.`;
     await callProvider(
       {
         url: `${config.pushbulletApiUrl}/v2/pushes`,

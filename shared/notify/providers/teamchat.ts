@@ -5,7 +5,7 @@
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
-import { causeOf, escapeHtml, factsOf, labelOf } from '../message.js';
+import { causeOf, escapeHtml, factsOf, labelOf, statusWordOf } from '../message.js';
 import type { Alert, Provider } from '../types.js';
 import type { ChatSettings } from './chat.js';
 
@@ -16,7 +16,7 @@ const SENDER = 'hc-monitor';
 
 /** `DOWN` or `UP`. */
 function upper(alert: Alert): string {
-  return alert.status.toUpperCase();
+  return statusWordOf(alert);
 }
 
 /** ` (<cause>)` when the flip has a reason (timeout, fail), else nothing: the reference's `flip.reason_long` part. */

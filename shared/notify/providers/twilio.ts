@@ -6,7 +6,7 @@
 import Joi from 'joi';
 import type { NotifyConfig } from '../../config.js';
 import { callProvider } from '../http.js';
-import { labelOf, lastPingOf } from '../message.js';
+import { labelOf, lastPingOf, statusWordOf } from '../message.js';
 import { DeliveryError, type Alert, type Provider } from '../types.js';
 
 /** Settings of a phone channel; a plain value is the recipient's number. */
@@ -27,7 +27,7 @@ const phoneSchema = Joi.object({ number: e164.required(), from: e164, account: J
 
 /** A short message: phone messages are billed per segment. */
 function shortText(alert: Alert): string {
-  return `The check "${labelOf(alert)}" is ${alert.status.toUpperCase()}. Last ping: ${lastPingOf(alert)}. ${alert.detailsUrl}`;
+  return `The check "${labelOf(alert)}" is ${statusWordOf(alert)}. Last ping: ${lastPingOf(alert)}. ${alert.detailsUrl}`;
 }
 
 /** Twilio's error code for an invalid `To` number: the channel will never work. */

@@ -1,6 +1,7 @@
 /**
  * `webhook`: a plain URL gets the alert POSTed as JSON; the JSON form mirrors the reference's per-direction templates
- * (README, Channel values). A direction without a URL sends nothing.
+ * (README, Channel values). A direction without a URL sends nothing. A late warning (README "Alerting rules") uses the `_late` template when
+ * given, else the `_down` one, with `$STATUS` = `late`.
  */
 import Joi from 'joi';
 import { callProvider } from '../http.js';
@@ -27,6 +28,10 @@ export interface WebhookSettings {
   url_up?: string;
   headers_up?: Record<string, string>;
   body_up?: string;
+  method_late?: string;
+  url_late?: string;
+  headers_late?: Record<string, string>;
+  body_late?: string;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -44,6 +49,10 @@ const schema = Joi.object({
   url_up: url.allow(''),
   headers_up: headers,
   body_up: Joi.string().allow(''),
+  method_late: method,
+  url_late: url.allow(''),
+  headers_late: headers,
+  body_late: Joi.string().allow(''),
 })
   .or('url', 'url_down', 'url_up')
   .oxor('url', 'url_down')
@@ -53,10 +62,11 @@ const schema = Joi.object({
     'object.oxor': 'a webhook takes either url or url_down/url_up',
   });
 
-function specOf(settings: WebhookSettings, status: AlertStatus, alert: Alert): WebhookSpec | null {
+function specOf(settings: WebhookSettings, direction: AlertStatus, alert: Alert): WebhookSpec | null {
   if (settings.url) {
     return { method: 'POST', url: settings.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertJson(alert)) };
   }
+  const status = alert.event === 'late' && settings.url_late ? 'late' : direction;
   const target = settings[`url_${status}`];
   if (!target) return null;
   const body = settings[`body_${status}`] ?? '';
@@ -70,7 +80,7 @@ function specOf(settings: WebhookSettings, status: AlertStatus, alert: Alert): W
 export function fillTemplate(template: string, alert: Alert, encode: (v: string) => string = (v) => v): string {
   const vars: Record<string, string> = {
     CODE: alert.checkId,
-    STATUS: alert.status,
+    STATUS: alert.event === 'late' ? 'late' : alert.status,
     NOW: isoSeconds(alert.at),
     NAME: alert.name,
     TAGS: alert.tags,

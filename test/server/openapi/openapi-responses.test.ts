@@ -127,6 +127,23 @@ describe('the OpenAPI description against real responses', () => {
     expect((await call('DELETE', '/integrations/{channel}', `/integrations/${created.id}`, { key })).status).to.equal(404);
   });
 
+  it('matches creating, listing, reading, updating and deleting a maintenance window, and a check in it', async () => {
+    const project = await buildProject();
+    const key = project.apiKey;
+    const check = await buildCheck(project, { tags: 'db' });
+    const window = { name: 'upgrade', start: '2000-01-01T00:00:00Z', end: '2100-01-01T00:00:00Z', tags: 'db' };
+    const { body: created } = await call('POST', '/maintenance/', '/maintenance/', { key, body: window });
+    expect(created.active).to.equal(true);
+    expect((await call('POST', '/maintenance/', '/maintenance/', { key, body: { ...window, end: '1999-01-01T00:00:00Z' } })).status).to.equal(400);
+    expect((await call('GET', '/checks/{code}', `/checks/${check._id}`, { key })).body.maintenance).to.equal(true);
+    expect((await call('GET', '/maintenance/', '/maintenance/', { key: project.apiKeyReadonly })).body.maintenance).to.have.length(1);
+    expect((await call('GET', '/maintenance/{uuid}', `/maintenance/${created.uuid}`, { key })).body.name).to.equal('upgrade');
+    const recurring = { schedule: '0 2 * * *', tz: 'Europe/Riga', duration: 3600, checks: '*' };
+    expect((await call('POST', '/maintenance/{uuid}', `/maintenance/${created.uuid}`, { key, body: recurring })).body).to.include({ duration: 3600 });
+    expect((await call('DELETE', '/maintenance/{uuid}', `/maintenance/${created.uuid}`, { key })).body.uuid).to.equal(created.uuid);
+    expect((await call('GET', '/maintenance/{uuid}', `/maintenance/${created.uuid}`, { key })).status).to.equal(404);
+  });
+
   // Runs last: the tests above must between them have called every documented operation successfully.
   it('has exercised every documented operation with a success', () => {
     expect([...validator.exercised].sort()).to.deep.equal(validator.operations().sort());

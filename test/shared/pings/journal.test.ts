@@ -7,7 +7,7 @@ import { Ping } from '../../../shared/models/ping.js';
 import { Check } from '../../../shared/models/check.js';
 import { config } from '../../../shared/config.js';
 import { acknowledged, entryOf, journalRegistry, PingJournal } from '../../../shared/pings/journal.js';
-import { replayDeadJournals, replayEntries, replayOwnJournal } from '../../../shared/pings/replay.js';
+import { replayJournalsOnce, replayEntries, replayOwnJournal } from '../../../shared/pings/replay.js';
 import { recordPings, type PingDeps, type PingMeta } from '../../../shared/pings/record.js';
 import type { Signal } from '../../../shared/domain/status.js';
 import { bodyBytes, storedCheck, storedPings } from '../../helpers/pings.js';
@@ -37,7 +37,7 @@ describe('ping journal', () => {
     await journalOf([
       { checkId: a._id, action: 'start' }, { checkId: b._id, action: 'fail' }, { checkId: a._id, action: 'success' }, { checkId: a._id, action: 'fail' },
     ]);
-    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(4);
+    expect(await replayJournalsOnce(deps, testContext().redis, config.queuePrefix)).to.equal(4);
     expect((await storedPings(a._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'start'], [2, 'success'], [3, 'fail']]);
     expect((await storedPings(b._id)).map((p) => p.kind)).to.deep.equal(['fail']);
     expect((await storedPings(a._id))[0].body?.toString()).to.equal('körper');
@@ -50,7 +50,7 @@ describe('ping journal', () => {
     const check = await buildCheck(project);
     await journalOf([{ checkId: check._id, action: 'success' }]);
     await testContext().redis.set(journal.keys.alive, '1', 'PX', 10_000);
-    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(0);
+    expect(await replayJournalsOnce(deps, testContext().redis, config.queuePrefix)).to.equal(0);
     expect(await storedPings(check._id)).to.have.length(0);
   });
 
@@ -59,7 +59,7 @@ describe('ping journal', () => {
     const m = meta();
     expect(await recordPings(deps, [{ checkId: check._id, resolve: () => 'success', meta: m }])).to.deep.equal([1]);
     await journalOf([{ checkId: check._id, action: 'success', meta: m }, { checkId: check._id, action: 'fail' }]);
-    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
+    expect(await replayJournalsOnce(deps, testContext().redis, config.queuePrefix)).to.equal(2);
     expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'success'], [2, 'fail']]);
     expect((await storedCheck(check._id)).nPings).to.equal(2);
   });
@@ -72,7 +72,7 @@ describe('ping journal', () => {
     // The crash: the check's write (n_pings, status, recentPings) happened, the ping document never came.
     await Ping.deleteOne({ _id: m._id });
     await journalOf([{ checkId: check._id, action: 'fail', meta: m }, { checkId: check._id, action: 'success' }]);
-    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(2);
+    expect(await replayJournalsOnce(deps, testContext().redis, config.queuePrefix)).to.equal(2);
     const pings = await storedPings(check._id);
     expect(pings.map((p) => [String(p._id), p.n, p.kind])).to.deep.equal([[String(m._id), 1, 'fail'], [String(pings[1]._id), 2, 'success']]);
     expect(pings[0].created).to.deep.equal(counted.recentPings[0].created);
@@ -105,8 +105,41 @@ describe('ping journal', () => {
     const check = await buildCheck(project);
     await Check.deleteOne({ _id: check._id });
     await journalOf([{ checkId: check._id, action: 'success' }]);
-    expect(await replayDeadJournals(deps, testContext().redis, config.queuePrefix)).to.equal(1);
+    expect(await replayJournalsOnce(deps, testContext().redis, config.queuePrefix)).to.equal(1);
     expect(await storedPings(check._id)).to.have.length(0);
+  });
+
+  it('a worker applies a live process\'s deferred pings in order, once none of its own are in progress, and counts them down', async () => {
+    const redis = testContext().redis;
+    const check = await buildCheck(project);
+    const started = meta();
+    await journalOf([{ checkId: check._id, action: 'start', meta: started }]);
+    await redis.set(journal.keys.alive, '1', 'PX', 10_000);
+    for (const action of ['success', 'fail', 'log'] as const) await journal.defer(entryOf(check._id, action, Date.now(), meta()));
+    expect(journal.deferred).to.equal(3);
+    // Its own ping in progress came first: the deferred ones wait for it.
+    expect(await replayJournalsOnce(deps, redis, config.queuePrefix)).to.equal(0);
+    await recordPings(deps, [{ checkId: check._id, resolve: () => 'start', meta: started }]);
+    await redis.del(journal.keys.stream);
+    expect(await replayJournalsOnce(deps, redis, config.queuePrefix)).to.equal(3);
+    expect((await storedPings(check._id)).map((p) => [p.n, p.kind])).to.deep.equal([[1, 'start'], [2, 'success'], [3, 'fail'], [4, 'log']]);
+    expect(await storedCheck(check._id)).to.include({ nPings: 4, status: 'down' });
+    // The journal stays (its process lives); the process sees its deferred pings applied within one recount.
+    expect([await redis.xlen(journal.keys.deferred), await redis.sismember(journalRegistry(config.queuePrefix), journal.instance)]).to.deep.equal([0, 1]);
+    await sleep(250);
+    expect(journal.deferred).to.equal(0);
+    await journal.stop();
+  });
+
+  it('a worker replays a dead process\'s own entries before its deferred ones, then forgets both', async () => {
+    const redis = testContext().redis;
+    const check = await buildCheck(project);
+    await journalOf([{ checkId: check._id, action: 'start' }]);
+    await journal.defer(entryOf(check._id, 'success', Date.now(), meta()));
+    expect(await replayJournalsOnce(deps, redis, config.queuePrefix)).to.equal(2);
+    expect((await storedPings(check._id)).map((p) => p.kind)).to.deep.equal(['start', 'success']);
+    expect([await redis.exists(journal.keys.stream, journal.keys.deferred), await redis.scard(journalRegistry(config.queuePrefix))]).to.deep.equal([0, 0]);
+    await journal.stop();
   });
 
   it('a live process replays only its own entries that are old and not being applied', async () => {
