@@ -1,4 +1,5 @@
 /** One-line reports of a MongoDB or Redis that cannot be reached, naming the server (never its credentials). */
+import { config } from './config.js';
 
 /** MongoDB or Redis could not be reached; its stack is its message, so a boot failure prints one short line. */
 export class UnreachableError extends Error {
@@ -24,8 +25,10 @@ export function describeMongoUri(uri: string): string {
   return `${match[1]}/${db || 'test'}`;
 }
 
-/** Host, port and database of an ioredis connection's `options`, without the password (`127.0.0.1:6379/0`). */
+/** Host, port and database of an ioredis connection's `options`, without the password (`127.0.0.1:6379/0`); on a cluster, its seed nodes. */
 export function describeRedis(options: { host?: string; port?: number; db?: number }): string {
+  // A cluster client's options name no host (shared/queues/connections.ts): its seed nodes are what the operator set.
+  if (config.redisClusterNodes.length > 0) return `cluster ${config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   return `${options.host ?? 'localhost'}:${options.port ?? 6379}/${options.db ?? 0}`;
 }
 

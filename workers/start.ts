@@ -5,6 +5,7 @@
 import type { Worker } from 'bullmq';
 import { deadlineWorker } from '../shared/deadlines/process.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from '../shared/deadlines/sweep.js';
+import { watchRecovery } from '../shared/deadlines/recover.js';
 import { notifyWorker } from '../shared/alerts/notify.js';
 import { replayJournals } from '../shared/pings/replay.js';
 import type { WorkerDeps, WorkerFactory } from '../shared/queues/deps.js';
@@ -24,7 +25,8 @@ export interface RunningWorkers {
 
 /**
  * Starts every worker of `factories` ({@link WORKERS} unless a test narrows it), schedules the repeating sweep (and re-creates its scheduler should a
- * Redis flush delete it) and runs one sweep at once, so what was lost while no worker ran is back before the first interval.
+ * Redis flush delete it), runs one sweep at once, so what was lost while no worker ran is back before the first interval, and, given
+ * `settings.recoveryIntervalMs`, the recovery passes (owed work of a killed worker, a Redis that lost its data).
  * @throws the Redis error when the sweep cannot be scheduled.
  */
 export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerFactory[] = WORKERS): Promise<RunningWorkers> {
@@ -36,8 +38,10 @@ export async function startWorkers(deps: WorkerDeps, factories: readonly WorkerF
   }
   const stopReplaying = replayJournals(deps);
   const stopWatching = keepSweepScheduled(sweepQueue, deps.settings.sweepIntervalMs);
+  const { recoveryIntervalMs } = deps.settings;
+  const stopRecovering = recoveryIntervalMs === undefined ? () => Promise.resolve() : watchRecovery(deps, sweepQueue, recoveryIntervalMs);
   const close = async (): Promise<void> => {
-    await Promise.all([stopWatching(), stopReplaying()]);
+    await Promise.all([stopWatching(), stopReplaying(), stopRecovering()]);
     await Promise.all(workers.map((w) => w.close()));
     await sweepQueue.close();
   };

@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import { config as appConfig, type NotifyConfig } from '../config.js';
 import type { Delivered } from './notifications.js';
 import { sendClaimed } from './attempt.js';
+import { holdClaims, leaseMsOf } from './lease.js';
 import { notifyBatchers, type NotifyBatchers } from './notify-batch.js';
 import { DeliveryError } from '../notify/types.js';
 import { workerOptions } from '../queues/index.js';
@@ -23,10 +24,7 @@ export interface NotifyWorkerDeps {
   batch: NotifyBatchers;
 }
 
-/** How long an attempt holds its claim, milliseconds: twice the attempt timeout (it gives up at one, then records). */
-export function leaseMsOf(config: Pick<NotifyConfig, 'attemptTimeoutMs'>): number {
-  return 2 * config.attemptTimeoutMs;
-}
+export { leaseMsOf } from './lease.js';
 
 /**
  * Processes one `notify` job (the flip's, check's and channel's ids): claims its notification while reading its channel and check, then {@link
@@ -46,16 +44,21 @@ export async function processNotify(job: Job<unknown>, token: string | undefined
   }
   // Counted on the notification: the deadline worker's first attempt is one too.
   const isFinal = (error: DeliveryError) => !error.retryable || claim.notification.attempts + 1 >= (job.opts.attempts ?? 1);
-  let sent: Delivered | null;
+  const release = holdClaims(claim.token, [claim.notification._id], leaseMsOf(deps.config));
   try {
-    sent = await sendClaimed({ notification: claim.notification, token: claim.token, check, channel }, isFinal, deps);
-  } catch (err) {
-    if (err instanceof DeliveryError && !err.retryable) throw new UnrecoverableError(err.message);
-    throw err;
+    let sent: Delivered | null;
+    try {
+      sent = await sendClaimed({ notification: claim.notification, token: claim.token, check, channel }, isFinal, deps);
+    } catch (err) {
+      if (err instanceof DeliveryError && !err.retryable) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+    if (!sent) return 'skipped';
+    await deps.batch.delivered.load(sent);
+    return 'delivered';
+  } finally {
+    release();
   }
-  if (!sent) return 'skipped';
-  await deps.batch.delivered.load(sent);
-  return 'delivered';
 }
 
 /** Reads a job's payload; throws UnrecoverableError when it lacks the flip, check or channel id (retrying cannot help). */

@@ -108,10 +108,13 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
   const inserted = (await insertNew(Notification, notifications)).filter((n) => n.state !== 'failed');
   crashPoint('notifications-inserted');
 
-  const jobs = notifications.filter((n) => n.state !== 'failed').map(({ flipId, checkId, channelId }) => ({
+  // Only this call's claims delay their jobs; a notification another attempt inserted (a killed worker's) gets its job at once, which waits for that
+  // claim's lease itself.
+  const mine = new Set(inserted.map((n) => n._id));
+  const jobs = notifications.filter((n) => n.state !== 'failed').map(({ _id, flipId, checkId, channelId }) => ({
     name: 'notify',
     data: { flipId, checkId, channelId },
-    opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first ? { delay: first.leaseMs } : {}) },
+    opts: { ...notifyJobOptions(deps.notify, flipId, channelId), ...(first && mine.has(_id) ? { delay: first.leaseMs } : {}) },
   }));
   // A rule's alert (late, reminder, a window's end) and a released one are not flips: no flip document for them.
   const flips = owed.filter(({ entry }) => !entry.alertOnly && entry.event === undefined).map(({ check, entry }) => ({

@@ -98,7 +98,7 @@ export async function runSweep(deps: Pick<WorkerDeps, 'queues' | 'clock' | 'sett
 }
 
 /** Upserts the repeating sweep job scheduler, every `intervalMs` milliseconds. */
-async function upsertSweepScheduler(queue: Queue, intervalMs: number): Promise<void> {
+export async function upsertSweepScheduler(queue: Queue, intervalMs: number): Promise<void> {
   await queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: intervalMs }, { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: 100 } });
 }
 

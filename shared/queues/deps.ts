@@ -12,7 +12,8 @@ export interface WorkerDeps {
   /** Producer handles (a deadline reschedules itself; a timeout flip adds its notify jobs). */
   queues: Queues;
   clock: Clock;
-  settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'>;
+  /** With `recoveryIntervalMs` (the worker process passes the config), the worker also runs the recovery passes (shared/deadlines/recover.ts). */
+  settings: Pick<Config, 'deadlineConcurrency' | 'sweepIntervalMs'> & Partial<Pick<Config, 'recoveryIntervalMs'>>;
   /** Alert delivery settings of the notify worker and the sweep; default `config.notify`. */
   notify?: NotifyConfig;
 }

@@ -16,9 +16,12 @@ export function bullOptions(connection: Redis, prefix: string = config.queuePref
   return { connection, prefix };
 }
 
-/** {@link bullOptions} plus the job lock and stalled-job check (both JOB_LOCK_MS milliseconds). */
+/**
+ * {@link bullOptions} plus the job lock (JOB_LOCK_MS milliseconds, renewed by BullMQ every half) and the stalled-job check (every half of it): a job of
+ * a killed worker runs again within 1.5 × JOB_LOCK_MS.
+ */
 export function workerOptions(connection: Redis): { connection: Redis; prefix: string; lockDuration: number; stalledInterval: number } {
-  return { ...bullOptions(connection), lockDuration: config.jobLockMs, stalledInterval: config.jobLockMs };
+  return { ...bullOptions(connection), lockDuration: config.jobLockMs, stalledInterval: Math.floor(config.jobLockMs / 2) };
 }
 
 /** Opens every queue on `connection`, under `prefix` (QUEUE_PREFIX by default). */

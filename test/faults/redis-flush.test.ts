@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Flip } from '../../shared/models/flip.js';
 import { Check } from '../../shared/models/check.js';
 import { buildCheck, buildProject, http } from '../helpers/factories.js';
 import { testContext } from '../helpers/hooks.js';
-import { startNode, type Child } from '../helpers/processes.js';
+import { startNode, waitForOutput, type Child } from '../helpers/processes.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { allAlerted, checksDueAt, expectOnceEach, printAlertDelays } from '../helpers/mass-down.js';
 import { waitFor } from '../helpers/poll.js';
 
 /**
@@ -26,11 +29,44 @@ describe('fault: Redis flushed with deadlines pending', function () {
     const { deadlines } = testContext().queues;
     expect(await deadlines.getDelayedCount()).to.equal(checks.length);
     await testContext().redis.flushdb();
-    worker = startNode('workers/main.js', { SWEEP_INTERVAL_MS: '1000', LOG_LEVEL: 'warn' });
+    worker = startNode('workers/main.js', { LOG_LEVEL: 'warn' });
     const ids = checks.map((c) => c._id);
     await waitFor('every check down', async () => (await Check.countDocuments({ _id: { $in: ids }, status: 'down' })) === ids.length, 30_000);
     await waitFor('every flip recorded', async () => (await Flip.countDocuments({ checkId: { $in: ids }, newStatus: 'down' })) === ids.length, 30_000);
     const flips = await Flip.find({ checkId: { $in: ids }, newStatus: 'down' }).lean();
     expect(flips.map((f) => f.checkId).sort()).to.deep.equal([...ids].sort());
+  });
+});
+
+/**
+ * FLUSHALL of the run's Redis database 300 ms before a mass deadline, with a worker running the shipped intervals: the worker notices (generation
+ * key) and rebuilds the deadline timers and alert jobs from MongoDB; every check goes down once and every alert goes once.
+ */
+describe('fault: Redis flushed just before a mass deadline', function () {
+  this.timeout(300_000);
+  let worker: Child | undefined;
+  let receiver: Receiver;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await worker?.stop('SIGKILL').catch(() => undefined);
+    worker = undefined;
+    await receiver.close();
+  });
+
+  it('takes 100 checks down and alerts each exactly once', async () => {
+    worker = startNode('workers/main.js', { LOG_LEVEL: 'info' });
+    await waitForOutput(worker, 'workers started', 120_000);
+    const at = new Date(Date.now() + 3_000);
+    const checkIds = await checksDueAt(receiver, 100, at);
+    await sleep(at.getTime() - 300 - Date.now());
+    await testContext().redis.flushdb();
+    await allAlerted(checkIds, 180_000).catch((err: unknown) => {
+      throw new Error(`${String(err)}; worker output:\n${worker?.output() ?? ''}`);
+    });
+    await sleep(3_000);
+    await printAlertDelays('Redis flushed 300 ms before', checkIds);
+    await expectOnceEach(receiver, checkIds, true);
   });
 });
