@@ -2,11 +2,14 @@
 import Joi from 'joi';
 import { notifyConfigOf, notifySchemaKeys, type NotifyConfig, type NotifyEnv } from './config-notify.js';
 import { opsConfigOf, opsSchemaKeys, type OpsConfig, type OpsEnv } from './config-ops.js';
+import { redisConfigOf, redisSchemaKeys, type RedisConfig, type RedisEnv } from './config-redis.js';
+
+export { LOCAL_REDIS_URL } from './config-redis.js';
 
 export type { NotifyConfig } from './config-notify.js';
 
 /** The service's settings. Durations say their unit in the name. */
-export interface Config {
+export interface Config extends RedisConfig {
   readonly nodeEnv: string;
   /** HTTP port of the web process. */
   readonly port: number;
@@ -16,10 +19,6 @@ export interface Config {
   readonly mongodbUri: string;
   /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
   readonly mongodbUriGiven: boolean;
-  /** Redis connection string (redis:// or rediss://); default the local one. */
-  readonly redisUrl: string;
-  /** REDIS_CLUSTER_NODES: the seed nodes of a Redis Cluster (`host:port`); when given, every process connects with ioredis' Cluster client. */
-  readonly redisClusterNodes: readonly { host: string; port: number }[];
   /** Believe X-Forwarded-For/-Proto (default true, as the reference); false when clients connect directly. */
   readonly trustProxy: boolean;
   readonly logLevel: string;
@@ -43,11 +42,6 @@ export interface Config {
   readonly sweepIntervalMs: number;
   /** Deadline jobs a worker runs at once; those running together share one read and one round of writes. */
   readonly deadlineConcurrency: number;
-  /**
-   * Prefix of every BullMQ key in Redis, so deployments (and test runs) sharing one Redis never touch each other's jobs; on a Redis Cluster a hash tag
-   * such as `{hc}` keeps each queue's keys in one slot.
-   */
-  readonly queuePrefix: string;
   /** Longest a ping waits for the database before it is answered 503 (not acknowledged), milliseconds. */
   readonly pingTimeoutMs: number;
   /** Milliseconds a journaled ping waits for MongoDB before a 200 anyway (0: at once), so a client reads its own ping. */
@@ -58,10 +52,6 @@ export interface Config {
   readonly pingJournalMax: number;
   /** How long a web process's ping journal outlives the process's last sign of life before a worker replays it, milliseconds. */
   readonly pingJournalLeaseMs: number;
-  /** BullMQ job lock, milliseconds (renewed every half; stalled jobs are looked for every half): a killed worker's jobs move on within 1.5 times this. */
-  readonly jobLockMs: number;
-  /** How often each worker looks for owed work older than twice this and for a Redis that lost its data, milliseconds (shared/deadlines/recover.ts). */
-  readonly recoveryIntervalMs: number;
   /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
   readonly crashAt: string | null;
   /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
@@ -83,8 +73,6 @@ export interface Config {
 
 /** MongoDB used when MONGODB_URI is unset. */
 export const LOCAL_MONGODB_URI = 'mongodb://127.0.0.1:27017/hc';
-/** Redis used when REDIS_URL is unset. */
-export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 /** SECRET_KEY when unset outside production; refused in production. */
 export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
 
@@ -92,13 +80,11 @@ export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
  * The environment as the schema below returns it: converted, defaults applied
  * (optional: the variables without a default).
  */
-interface Env extends NotifyEnv, OpsEnv {
+interface Env extends NotifyEnv, OpsEnv, RedisEnv {
   readonly NODE_ENV: string;
   readonly PORT: number;
   readonly BASE_URL?: string;
   readonly MONGODB_URI?: string;
-  readonly REDIS_URL?: string;
-  readonly REDIS_CLUSTER_NODES?: string;
   readonly TRUST_PROXY: boolean;
   readonly LOG_LEVEL: string;
   readonly SECRET_KEY: string;
@@ -116,9 +102,6 @@ interface Env extends NotifyEnv, OpsEnv {
   readonly PING_ACK_BACKLOG: number;
   readonly PING_JOURNAL_MAX: number;
   readonly PING_JOURNAL_LEASE_MS: number;
-  readonly JOB_LOCK_MS: number;
-  readonly RECOVERY_INTERVAL_MS: number;
-  readonly QUEUE_PREFIX: string;
   readonly TEST_CRASH_AT?: string;
   readonly SMTP_PORT: number;
   readonly SMTP_HOST: string;
@@ -132,10 +115,6 @@ const schema = Joi.object<Env>({
   PORT: Joi.number().integer().min(0).max(65535).default(8000),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
-  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
-  REDIS_CLUSTER_NODES: Joi.string()
-    .pattern(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/)
-    .messages({ 'string.pattern.base': 'REDIS_CLUSTER_NODES must be host:port pairs separated by commas' }),
   TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(true),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   SECRET_KEY: Joi.when('NODE_ENV', {
@@ -164,14 +143,6 @@ const schema = Joi.object<Env>({
   PING_ACK_BACKLOG: Joi.number().integer().min(1).default(100),
   PING_JOURNAL_MAX: Joi.number().integer().min(1).default(100_000),
   PING_JOURNAL_LEASE_MS: Joi.number().integer().min(1000).default(10_000),
-  JOB_LOCK_MS: Joi.number().integer().min(1000).default(4000),
-  RECOVERY_INTERVAL_MS: Joi.number().integer().min(100).max(60_000).default(1000),
-  // A Redis Cluster hash tag (`{hc}`) puts every key of every queue in one slot, as BullMQ's multi-key scripts need.
-  QUEUE_PREFIX: Joi.string()
-    .pattern(/^[A-Za-z0-9_-]*(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/)
-    .pattern(/[A-Za-z0-9_-]/)
-    .default('hc')
-    .messages({ 'string.pattern.base': 'QUEUE_PREFIX must be letters, digits, _ and -, with at most one Redis Cluster hash tag in balanced curly braces' }),
   TEST_CRASH_AT: Joi.when('NODE_ENV', {
     is: 'test',
     then: Joi.string(),
@@ -184,30 +155,26 @@ const schema = Joi.object<Env>({
   REGISTRATION_OPEN: Joi.boolean().truthy('1').falsy('0').default(false),
   ...notifySchemaKeys,
   ...opsSchemaKeys,
+  ...redisSchemaKeys,
 }).unknown(true);
 
 /**
  * Validates an environment (usually `process.env`) and builds a frozen {@link Config}.
- * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`).
+ * @throws Error naming the first bad variable, or a bad combination (see `opsConfigOf`, `redisConfigOf`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const result = schema.validate(env, { abortEarly: true });
   if (result.error) throw new Error(`bad configuration: ${result.error.message}`);
   const { value } = result;
-  const onCluster = value.REDIS_CLUSTER_NODES !== undefined;
-  if (onCluster && env.QUEUE_PREFIX !== undefined && !value.QUEUE_PREFIX.includes('{')) {
-    throw new Error('bad configuration: QUEUE_PREFIX needs a hash tag such as {hc} with REDIS_CLUSTER_NODES, so that each queue\'s keys share one slot');
-  }
   const port = value.PORT;
   const baseUrl = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
+    ...redisConfigOf(value, env),
     port,
     baseUrl,
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
     mongodbUriGiven: value.MONGODB_URI !== undefined,
-    redisUrl: value.REDIS_URL ?? LOCAL_REDIS_URL,
-    redisClusterNodes: Object.freeze(clusterNodesOf(value.REDIS_CLUSTER_NODES)),
     trustProxy: value.TRUST_PROXY,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
@@ -220,10 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     connectTimeoutMs: value.CONNECT_TIMEOUT_MS,
     sweepIntervalMs: value.SWEEP_INTERVAL_MS,
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
-    // On a cluster the default prefix carries its hash tag.
-    queuePrefix: onCluster && env.QUEUE_PREFIX === undefined ? `{${value.QUEUE_PREFIX}}` : value.QUEUE_PREFIX,
-    jobLockMs: value.JOB_LOCK_MS,
-    recoveryIntervalMs: value.RECOVERY_INTERVAL_MS,
     pingTimeoutMs: value.PING_TIMEOUT_MS,
     pingAckMs: value.PING_ACK_MS,
     pingAckBacklog: value.PING_ACK_BACKLOG,
@@ -240,14 +203,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   });
 }
 
-/** REDIS_CLUSTER_NODES (validated `host:port,...`) as nodes; none when unset. */
-function clusterNodesOf(nodes: string | undefined): { host: string; port: number }[] {
-  if (!nodes) return [];
-  return nodes.split(',').map((node) => {
-    const at = node.lastIndexOf(':');
-    return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
-  });
-}
 
 /** The process's configuration; a bad environment exits here, before anything starts, with one line on stderr. */
 export const config: Config = loadProcessConfig();
