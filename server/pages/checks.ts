@@ -17,6 +17,11 @@ import { render } from './render.js';
 import { FieldError, inputOf, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
 import { previewRuns } from './cron-preview.js';
 import { usageExamples } from './usage.js';
+import { listNotifications } from '../services/notifications.js';
+import { presentNotification } from '../presenters/notification.js';
+
+/** Notifications a check's page lists, newest first. */
+const LOGGED_ON_PAGE = 20;
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
@@ -83,7 +88,8 @@ export function checksRouter(deps: AppDeps): Router {
     const json = shown(res, check);
     const channels = await Channel.find({ _id: { $in: check.channels } }).lean<ChannelDoc[]>();
     const examples = json.ping_url ? usageExamples(json.ping_url) : [];
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples });
+    const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
+    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications });
   });
   router.post(`${ONE}pause`, projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOfPath(req, res));

@@ -13,6 +13,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { Project, type ProjectDoc } from '../../../shared/models/project.js';
 import { Check } from '../../../shared/models/check.js';
 import { buildChannel } from '../../helpers/factories.js';
+import { startReceiver } from '../../helpers/receiver.js';
 import { launchBrowser, serveApp, TEST_OUTPUT_DIR, type Served } from '../../helpers/browser.js';
 import { jsonOf, runCli } from '../../scripts/hc-admin/run-cli.js';
 
@@ -175,5 +176,35 @@ describe('web app in a browser', function () {
     expect(await overflow()).to.equal(0);
     await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'webapp-phone.png') });
     expect(errors).to.deep.equal([]);
+  });
+
+  it('adds a webhook integration to a local receiver, tests it and sees it delivered', async () => {
+    errors = [];
+    const receiver = await startReceiver();
+    try {
+      const created = jsonOf(await runCli(['user', 'create', '--email', 'hooks@example.org'])) as { password: string };
+      const page = await newPage();
+      await page.goto(`${served.origin}/signin/`);
+      await signIn(page, 'hooks@example.org', created.password);
+      await page.type('#project-name', 'Alerts');
+      await submit(page, 'form[action="/projects/"] button');
+      await submit(page, 'nav.tabs a[href$="/integrations/"]');
+      await page.select('#channel-kind', 'webhook');
+      await fill(page, '#channel-name', 'local receiver');
+      await fill(page, '#channel-value', '{"url": "not a url"}');
+      await submit(page, 'form.channel-form button[type=submit]');
+      expect(await page.$eval('#value-error', (el) => el.textContent)).to.contain('must be a valid uri');
+      await fill(page, '#channel-value', `${receiver.url}/alert`);
+      await page.select('#channel-notify', 'down');
+      await submit(page, 'form.channel-form button[type=submit]');
+      expect(await page.$eval('#integrations', (el) => el.textContent)).to.contain('local receiver').and.contain('webhook');
+      await submit(page, '#integrations form[action$="/test"] button');
+      expect(await page.$eval('#test-result', (el) => el.textContent)).to.contain('Test: delivered');
+      expect(receiver.requests.map((r) => r.url)).to.deep.equal(['/alert']);
+      await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integrations.png'), fullPage: true });
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -1,0 +1,135 @@
+/**
+ * A project's integrations in the browser (README, Web app): the channels with their kind, assigned checks and last
+ * delivery (from the notification log); owners and read-write members add, edit, delete and test them. Writes go
+ * through shared/services/channels.ts with the API's validation; a test goes through the real provider once
+ * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel.
+ */
+import { Router, type Request, type Response } from 'express';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
+import { Check } from '../../shared/models/check.js';
+import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
+import { AppError } from '../../shared/errors.js';
+import { CAN } from '../../shared/services/members.js';
+import { CHANNEL_KINDS } from '../../shared/notify/kinds.js';
+import { sendTestNotification } from '../../shared/notify/channel-status.js';
+import { createChannel, deleteChannel, updateChannel } from '../../shared/services/channels.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import type { AppDeps } from '../deps.js';
+import { presentChannelSettings } from '../presenters/channel.js';
+import { presentNotification } from '../presenters/notification.js';
+import type { WebOptions } from './options.js';
+import { accessOf, projectAccess } from './guard.js';
+import { render } from './render.js';
+import { FieldError } from './check-form.js';
+import { channelOfForm, channelValuesOf, DIRECTIONS, submittedChannel, type ChannelFormValues } from './channel-form.js';
+
+/** Shortest time between two tests of one channel, seconds. */
+export const TEST_INTERVAL_SECONDS = 5;
+/** Longest provider answer shown after a test, characters. */
+const ANSWER_CHARS = 500;
+const ONE = '/projects/:projectId/integrations/:channelId/';
+
+/** What a test answered, shown beside its channel. */
+interface TestResult {
+  channelId: string;
+  ok: boolean;
+  text: string;
+}
+
+/** The path's channel in the request's project. @throws AppError(404) `no such integration` otherwise. */
+async function channelOfPath(req: Request, res: Response): Promise<ChannelDoc> {
+  const id = String(req.params.channelId);
+  const channel = UUID_RE.test(id) ? await Channel.findOne({ _id: id, projectId: accessOf(res).project._id }).lean<ChannelDoc>() : null;
+  if (!channel) throw new AppError(404, 'no such integration: it may have been deleted');
+  return channel;
+}
+
+/** A channel as the list shows it: settings masked, checks assigned, the newest notification's JSON (or null). */
+async function rowOf(channel: ChannelDoc) {
+  const [checks, last] = await Promise.all([
+    Check.countDocuments({ projectId: channel.projectId, channels: channel._id }),
+    Notification.findOne({ channelId: channel._id }).sort({ created: -1 }).lean<NotificationDoc>(),
+  ]);
+  return { channel, json: presentChannelSettings(channel), checks, last: last ? presentNotification({ notification: last, channel }) : null };
+}
+
+/** Routes of the integrations page. */
+export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const limiter = new RateLimiterRedis({ storeClient: deps.redis, points: 1, duration: TEST_INTERVAL_SECONDS, keyPrefix: `${options.keyPrefix}:channel-test` });
+
+  const listPage = async (req: Request, res: Response, extra: { values?: ChannelFormValues; error?: FieldError | null; test?: TestResult } = {}, status = 200) => {
+    const { project, role } = accessOf(res);
+    const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
+    const rows = await Promise.all(channels.map(rowOf));
+    const data = { values: channelValuesOf(null), error: null, test: null, ...extra };
+    render(req, res, 'integrations', { title: `Integrations · ${project.name}`, tab: 'integrations', project, role, can: CAN, rows, kinds: CHANNEL_KINDS, directions: DIRECTIONS, ...data }, status);
+  };
+  const editPage = (req: Request, res: Response, channel: ChannelDoc, values: ChannelFormValues, error: FieldError | null, status = 200) => {
+    const { project, role } = accessOf(res);
+    render(req, res, 'integration-edit', { title: `Edit ${channel.name || channel.kind}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error, kinds: CHANNEL_KINDS, directions: DIRECTIONS }, status);
+  };
+
+  router.get('/projects/:projectId/integrations/', projectAccess('read'), (req, res) => listPage(req, res));
+  router.post('/projects/:projectId/integrations/', projectAccess('write'), async (req, res) => {
+    const { project } = accessOf(res);
+    const values = submittedChannel(req);
+    try {
+      const input = await channelOfForm(project._id, values, null);
+      await createChannel({ projectId: project._id, ...input }, deps.clock());
+    } catch (err) {
+      if (err instanceof FieldError) return listPage(req, res, { values, error: err }, 400);
+      throw err;
+    }
+    req.session.notice = 'Integration added.';
+    res.redirect(303, `/projects/${project._id}/integrations/`);
+  });
+
+  router.get(`${ONE}edit/`, projectAccess('write'), async (req, res) => {
+    const channel = await channelOfPath(req, res);
+    editPage(req, res, channel, channelValuesOf(channel), null);
+  });
+  router.post(ONE, projectAccess('write'), async (req, res) => {
+    const channel = await channelOfPath(req, res);
+    const values = submittedChannel(req);
+    try {
+      await updateChannel(channel, await channelOfForm(channel.projectId, values, channel));
+    } catch (err) {
+      if (err instanceof FieldError) return editPage(req, res, channel, values, err, 400);
+      throw err;
+    }
+    req.session.notice = 'Integration saved.';
+    res.redirect(303, `/projects/${channel.projectId}/integrations/`);
+  });
+
+  router.get(`${ONE}delete/`, projectAccess('write'), async (req, res) => {
+    const channel = await channelOfPath(req, res);
+    render(req, res, 'integration-delete', { title: `Delete ${channel.name || channel.kind}`, tab: 'integrations', ...accessOf(res), channel });
+  });
+  router.post(`${ONE}delete`, projectAccess('write'), async (req, res) => {
+    const channel = await channelOfPath(req, res);
+    await deleteChannel(channel._id);
+    req.session.notice = `Integration “${channel.name || channel.kind}” deleted.`;
+    res.redirect(303, `/projects/${channel.projectId}/integrations/`);
+  });
+
+  router.post(`${ONE}test`, projectAccess('write'), async (req, res) => {
+    const channel = await channelOfPath(req, res);
+    try {
+      await limiter.consume(channel._id);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const text = `not sent: one test per ${TEST_INTERVAL_SECONDS} seconds per integration, try again in ${Math.ceil(err.msBeforeNext / 1000)} s`;
+      return listPage(req, res, { test: { channelId: channel._id, ok: false, text } }, 429);
+    }
+    try {
+      await sendTestNotification(channel._id);
+      await listPage(req, res, { test: { channelId: channel._id, ok: true, text: 'delivered: the provider accepted the test alert' } });
+    } catch (err) {
+      if (!(err instanceof AppError && err.status === 502)) throw err;
+      await listPage(req, res, { test: { channelId: channel._id, ok: false, text: err.message.slice(0, ANSWER_CHARS) } }, 502);
+    }
+  });
+  return router;
+}
