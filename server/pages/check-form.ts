@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.js';
 import { checkSchema, type CheckInput } from '../schemas/check.js';
 import { parseBody, VALIDATION_PREFIX } from '../schemas/parse.js';
 import { fieldOf, ticked } from './forms.js';
+import { ruleValuesOf, rulePayloadOf, submittedRules, type RuleFormValues } from './rule-form.js';
 
 /** Units offered for timeout and grace, in seconds. */
 export const UNITS: ReadonlyArray<[string, number]> = [
@@ -40,6 +41,8 @@ export interface CheckFormValues {
   successKw: string;
   failureKw: string;
   channels: string[];
+  /** The alerting rules (server/pages/rule-form.ts). */
+  rules: RuleFormValues;
 }
 
 /** A number of seconds as the largest unit dividing it evenly. */
@@ -60,7 +63,7 @@ export function valuesOf(check: CheckDoc | null): CheckFormValues {
     filterSubject: check?.filterSubject ?? false, filterBody: check?.filterBody ?? false,
     filterHttpBody: check?.filterHttpBody ?? false, filterDefaultFail: check?.filterDefaultFail ?? false,
     startKw: check?.startKw ?? '', successKw: check?.successKw ?? '', failureKw: check?.failureKw ?? '',
-    channels: check?.channels ?? [],
+    channels: check?.channels ?? [], rules: ruleValuesOf(check),
   };
 }
 
@@ -78,7 +81,7 @@ export function submittedValues(req: Request): CheckFormValues {
     filterSubject: ticked(req, 'filter_subject'), filterBody: ticked(req, 'filter_body'),
     filterHttpBody: ticked(req, 'filter_http_body'), filterDefaultFail: ticked(req, 'filter_default_fail'),
     startKw: fieldOf(req, 'start_kw'), successKw: fieldOf(req, 'success_kw'), failureKw: fieldOf(req, 'failure_kw'),
-    channels,
+    channels, rules: submittedRules(req),
   };
 }
 
@@ -99,10 +102,10 @@ export class FieldError extends Error {
 }
 
 /**
- * The API payload of the form, validated by the API's schema.
+ * The API payload of the form, validated by the API's schema; rule keys only where they differ from `check` (the stored one, null when new).
  * @throws FieldError naming the first invalid field with the API's message (`timeout is too small`).
  */
-export function inputOf(values: CheckFormValues): CheckInput {
+export function inputOf(values: CheckFormValues, check: CheckDoc | null = null): CheckInput {
   const payload: Record<string, unknown> = {
     name: values.name, slug: values.slug, tags: values.tags, desc: values.desc,
     grace: seconds(values.graceValue, values.graceUnit),
@@ -114,6 +117,7 @@ export function inputOf(values: CheckFormValues): CheckInput {
   };
   if (values.kind === 'cron') Object.assign(payload, { schedule: values.schedule, tz: values.tz });
   else payload.timeout = seconds(values.timeoutValue, values.timeoutUnit);
+  Object.assign(payload, rulePayloadOf(values.rules, check));
   try {
     return parseBody(checkSchema, payload);
   } catch (err) {
@@ -121,4 +125,11 @@ export function inputOf(values: CheckFormValues): CheckInput {
     const message = err.message.slice(VALIDATION_PREFIX.length);
     throw new FieldError(message.split(' ', 1)[0], message);
   }
+}
+
+/** A service's 400 as a field error: `json validation error: depends_on …` is about `depends_on`; any other (channels) about `channels`. */
+export function serviceFieldError(message: string): FieldError {
+  if (!message.startsWith(VALIDATION_PREFIX)) return new FieldError('channels', message);
+  const problem = message.slice(VALIDATION_PREFIX.length);
+  return new FieldError(problem.split(' ', 1)[0], problem);
 }

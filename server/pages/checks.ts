@@ -6,6 +6,7 @@
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
+import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -14,7 +15,7 @@ import { presentCheck } from '../presenters/check.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
-import { FieldError, inputOf, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
+import { FieldError, inputOf, serviceFieldError, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
 import { previewRuns } from './cron-preview.js';
 import { usageExamples } from './usage.js';
 import { listNotifications } from '../services/notifications.js';
@@ -24,6 +25,8 @@ import { presentNotification } from '../presenters/notification.js';
 const LOGGED_ON_PAGE = 20;
 
 const ONE = '/projects/:projectId/checks/:checkId/';
+/** Flips the check page lists, newest first. */
+const RECENT_FLIPS = 10;
 
 /** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
 async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
@@ -56,20 +59,21 @@ export function checksRouter(deps: AppDeps): Router {
   const editor = async (req: Request, res: Response, check: CheckDoc | null, values: CheckFormValues, error: FieldError | null, status = 200) => {
     const { project } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1 }).lean<ChannelDoc[]>();
+    const others = (await sorted(project._id)).filter((other) => other._id !== check?._id);
     const preview = values.kind === 'cron' ? previewRuns(values.schedule, values.tz, deps.clock()) : null;
     const title = check ? `Edit ${check.name || 'check'}` : 'New check';
-    render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, preview, error }, status);
+    render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, others, preview, error }, status);
   };
   const save = async (req: Request, res: Response, check: CheckDoc | null) => {
     const values = submittedValues(req);
     try {
-      const write = { input: inputOf(values), version: 3 as const };
+      const write = { input: inputOf(values, check), version: 3 as const };
       const saved = check ? await checks.updateCheck(deps, check, write) : (await checks.createCheck(deps, accessOf(res).project, write)).check;
       req.session.notice = check ? 'Check saved.' : 'Check created.';
       res.redirect(303, `/projects/${saved.projectId}/checks/${saved._id}/`);
     } catch (err) {
       if (err instanceof FieldError) return editor(req, res, check, values, err, 400);
-      if (err instanceof AppError && err.status === 400) return editor(req, res, check, values, new FieldError('channels', err.message), 400);
+      if (err instanceof AppError && err.status === 400) return editor(req, res, check, values, serviceFieldError(err.message), 400);
       if (err instanceof AppError && err.status === 403) return editor(req, res, check, values, new FieldError('name', 'the project has reached its check limit'), 403);
       throw err;
     }
@@ -89,7 +93,9 @@ export function checksRouter(deps: AppDeps): Router {
     const channels = await Channel.find({ _id: { $in: check.channels } }).lean<ChannelDoc[]>();
     const examples = json.ping_url ? usageExamples(json.ping_url) : [];
     const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications });
+    const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
+    const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
+    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications, parents, flips });
   });
   router.post(`${ONE}pause`, projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOfPath(req, res));

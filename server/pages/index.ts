@@ -19,6 +19,7 @@ import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
 import { integrationsRouter } from './integrations.js';
+import { maintenanceRouter } from './maintenance.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -70,6 +71,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));
   pages.use(integrationsRouter(deps, options));
+  pages.use(maintenanceRouter(deps));
   pages.use(pageErrors);
 
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
