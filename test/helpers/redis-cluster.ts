@@ -33,19 +33,39 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free port in 20000–29999 whose cluster bus port is free too, not among `taken`. */
+/**
+ * A free port in 12000–21999 whose cluster bus port (22000–31999) is free too, not among `taken`: both below the kernel's ephemeral range
+ * (32768 and up), where an outgoing connection could take the port between this check and the node's bind.
+ */
 async function clusterPort(taken: number[]): Promise<number> {
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const port = 12_000 + Math.floor(Math.random() * 10_000);
     if (!taken.includes(port) && (await isFree(port)) && (await isFree(port + BUS_OFFSET))) return port;
   }
 }
 
+/** Tries to start a cluster this many times (a port taken between the check and the bind fails one try). */
+const TRIES = 3;
+
 /**
- * Starts the cluster and waits until it reports `cluster_state:ok`.
- * @throws Error when a node does not start or the cluster does not form within 30 s.
+ * Starts the cluster and waits until it reports `cluster_state:ok`, trying again on new ports when a try fails.
+ * @throws the last try's error when no try forms a cluster.
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await tryCluster();
+    } catch (err) {
+      if (tried === TRIES) throw err;
+    }
+  }
+}
+
+/**
+ * One try: three nodes on new ports, joined, waited for until `cluster_state:ok`.
+ * @throws Error when a node does not start or the cluster does not form within 30 s (its nodes are stopped).
+ */
+async function tryCluster(): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'hc-test-cluster-'));
   const ports: number[] = [];
   for (let i = 0; i < MASTERS; i++) ports.push(await clusterPort(ports));
@@ -62,7 +82,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor('the cluster nodes', async () => (await Promise.all(ports.map(isFree))).every((free) => !free), 10_000);
+    await waitFor('the cluster nodes', async () => (await Promise.all(ports.map(isFree))).every((free) => !free), 20_000);
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
     await waitFor('cluster_state:ok', async () => {
       const infos = await Promise.all(ports.map((p) => run('redis-cli', ['-p', String(p), 'cluster', 'info'])));
