@@ -29,9 +29,10 @@ const running = new Set<ChildProcess>();
  * Starts `node <script>` from the dist/ tree.
  *
  * @param script - Path relative to dist/, e.g. `workers/main.js`.
- * @param env - Added to the test environment; MONGODB_URI and REDIS_URL default to the run's.
+ * @param env - Added to the test environment; MONGODB_URI and REDIS_URL default to the run's. A variable set to
+ *   `undefined` is left out (spawn skips it), e.g. `NODE_ENV` for a run as a user starts it.
  */
-export function startNode(script: string, env: Record<string, string> = {}): Child {
+export function startNode(script: string, env: NodeJS.ProcessEnv = {}): Child {
   const { services } = testContext();
   const path = fileURLToPath(new URL(`../../${script}`, import.meta.url));
   const child = spawn(process.execPath, [path], {
