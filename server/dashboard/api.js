@@ -1,6 +1,6 @@
 /**
- * The dashboard's client of the v3 Management API: every read and write goes
- * through the same endpoints and validation as any other client.
+ * The wall display's client of the v3 Management API: GET requests only, with a read-only key, through the same
+ * endpoints as any other client.
  */
 
 /** An API answer other than 2xx: `status` is the HTTP status, `message` the API's `error`. */
@@ -16,24 +16,21 @@ export class ApiError extends Error {
   }
 }
 
-/** The v3 API with one project's key. */
+/** The v3 API with one project's key, read only. */
 export class Api {
-  /** @param {string} key - A read-write or read-only API key. */
+  /** @param {string} key - The key typed in: read-only once {@link Api#access} said so. */
   constructor(key) {
     this.key = key;
   }
 
   /**
-   * @param {string} method
+   * GET `path` as JSON.
+   *
    * @param {string} path - Under `/api/v3/`, for example `checks/`.
-   * @param {unknown} [body] - Sent as JSON.
-   * @param {'json' | 'text'} [as]
    * @throws ApiError on a non-2xx answer; TypeError when the service cannot be reached.
    */
-  async request(method, path, body, as = 'json') {
-    const headers = { 'X-Api-Key': this.key };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`/api/v3/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  async get(path) {
+    const res = await fetch(`/api/v3/${path}`, { headers: { 'X-Api-Key': this.key } });
     if (!res.ok) {
       const text = await res.text();
       let message = text || res.statusText;
@@ -44,22 +41,7 @@ export class Api {
       }
       throw new ApiError(res.status, message);
     }
-    return as === 'text' ? res.text() : res.json();
-  }
-
-  /** GET `path` as JSON. */
-  get(path) {
-    return this.request('GET', path);
-  }
-
-  /** POST `body` to `path`, JSON in and out. */
-  post(path, body = {}) {
-    return this.request('POST', path, body);
-  }
-
-  /** A ping's stored body as text. */
-  pingBody(id, n) {
-    return this.request('GET', `checks/${encodeURIComponent(id)}/pings/${n}/body`, undefined, 'text');
+    return res.json();
   }
 
   /**
@@ -79,14 +61,4 @@ export class Api {
       throw err;
     }
   }
-}
-
-/**
- * The identifier of a check in paths: its UUID with a read-write key, its `unique_key` with a read-only one.
- *
- * @param {{uuid?: string, unique_key?: string}} check - Check JSON.
- * @returns {string}
- */
-export function checkId(check) {
-  return check.uuid ?? check.unique_key;
 }

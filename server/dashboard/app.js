@@ -1,30 +1,29 @@
 /**
- * The dashboard's entry point: sign-in, the session (the API key, kept in this
- * tab's sessionStorage only) and hash routing:
+ * The wall display's entry point: a read-only view of one project for a screen on a wall. Sign-in takes a
+ * read-only API key only (a read-write key is refused, so the page never holds a key that can change anything; it
+ * makes GET requests only); the key is kept in this tab's sessionStorage only. People sign in at `/signin/`.
+ * Hash routing:
  *
- * - `#/`                      the checks list (list.js)
- * - `#/checks/<id>`           a check (detail.js); `<id>` is the UUID, or the unique_key with a read-only key
- * - `#/checks/<id>/pings/<n>` a ping's full body (detail.js)
+ * - `#/`              the checks list (list.js)
+ * - `#/checks/<key>`  a check (detail.js), by its unique_key
  */
 import { Api, ApiError } from './api.js';
 import { h, replace } from './dom.js';
 import { renderList } from './list.js';
-import { renderDetail, renderBody } from './detail.js';
+import { renderDetail } from './detail.js';
 
 const KEY_STORAGE = 'hc-monitor-api-key';
 const main = document.getElementById('main');
-const accessBadge = document.getElementById('access');
 const signOutButton = document.getElementById('sign-out');
 
-/** @type {{api: Api, access: 'read-write' | 'read-only'} | null} */
+/** @type {{api: Api} | null} */
 let session = null;
 /** Stops the current view's live updates. */
 let stopView = () => {};
 
 function setSession(next) {
   session = next;
-  accessBadge.hidden = signOutButton.hidden = session === null;
-  if (session) accessBadge.textContent = session.access === 'read-only' ? 'read-only key' : 'read-write key';
+  signOutButton.hidden = session === null;
 }
 
 function signOut() {
@@ -34,7 +33,7 @@ function signOut() {
 }
 
 function renderSignIn(message) {
-  document.title = 'Sign in · hc-monitor';
+  document.title = 'Wall display · hc-monitor';
   const error = h('p', { id: 'key-error', class: 'field-error', role: 'alert' }, message ?? '');
   const input = h('input', {
     id: 'api-key',
@@ -49,16 +48,23 @@ function renderSignIn(message) {
   const form = h(
     'form',
     { class: 'sign-in', onsubmit: (event) => (event.preventDefault(), signIn(input.value.trim())) },
-    h('h1', {}, 'Sign in'),
-    h('label', { for: 'api-key' }, 'Project API key'),
+    h('h1', {}, 'Wall display (read-only)'),
+    h(
+      'p',
+      { id: 'wall-help' },
+      'Shows one project\'s checks, their statuses, the last 30 days and badges on a screen, without an account. Nothing can be changed here. ',
+      h('a', { href: '/signin/', id: 'sign-in-link' }, 'Sign in with your email address'),
+      ' to create, edit, pause or delete checks.',
+    ),
+    h('label', { for: 'api-key' }, 'Read-only API key'),
     input,
     h(
       'p',
       { id: 'key-help', class: 'help' },
-      'The read-write key shows everything and lets you pause, resume and edit checks; the read-only key shows statuses, flips and badges.',
+      'An owner makes one on the project\'s Settings page (access: read-only), or it is the project\'s api_key_readonly. A read-write key is refused.',
     ),
     error,
-    h('button', { type: 'submit' }, 'Sign in'),
+    h('button', { type: 'submit' }, 'Show checks'),
   );
   replace(main, form);
   input.focus();
@@ -67,9 +73,13 @@ function renderSignIn(message) {
 async function signIn(key) {
   const api = new Api(key);
   try {
-    const access = await api.access();
+    if ((await api.access()) !== 'read-only') {
+      sessionStorage.removeItem(KEY_STORAGE);
+      renderSignIn('Not signed in: this is a read-write key. The wall display takes a read-only API key; to change checks, sign in with your email address.');
+      return;
+    }
     sessionStorage.setItem(KEY_STORAGE, key);
-    setSession({ api, access });
+    setSession({ api });
     route();
   } catch (err) {
     renderSignIn(err instanceof ApiError ? `Not signed in: ${err.message}` : `Not signed in: the service cannot be reached (${err.message})`);
@@ -93,11 +103,9 @@ function route() {
     return;
   }
   const path = location.hash.replace(/^#/, '') || '/';
-  const body = path.match(/^\/checks\/([^/]+)\/pings\/(\d+)$/);
   const detail = path.match(/^\/checks\/([^/]+)$/);
-  const id = decoded((body ?? detail)?.[1]);
-  if (body && id) stopView = renderBody(main, session, id, Number(body[2]));
-  else if (detail && id) stopView = renderDetail(main, session, id);
+  const id = decoded(detail?.[1]);
+  if (id) stopView = renderDetail(main, session, id);
   else stopView = renderList(main, session);
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);

@@ -91,32 +91,3 @@ export function refreshTimes(root, words) {
     if (time.textContent !== text) time.textContent = text;
   }
 }
-
-/**
- * Copies `text` to the clipboard: the Clipboard API where the page is a secure context (HTTPS or
- * localhost), else a selected off-screen textarea and `execCommand('copy')`. The button says
- * "Copied" for two seconds and `announce` tells screen readers.
- *
- * @param {HTMLButtonElement} button
- * @param {string} text
- * @param {(message: string) => void} announce - Writes into a live region.
- */
-export async function copyText(button, text, announce) {
-  button.dataset.label ??= button.textContent;
-  let copied;
-  try {
-    await navigator.clipboard.writeText(text);
-    copied = true;
-  } catch {
-    const area = h('textarea', { class: 'visually-hidden', readonly: true, 'aria-hidden': 'true' }, text);
-    document.body.append(area);
-    area.select();
-    copied = document.execCommand('copy');
-    area.remove();
-    button.focus();
-  }
-  button.textContent = copied ? 'Copied' : 'Copy failed';
-  announce(copied ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it.');
-  clearTimeout(Number(button.dataset.timer));
-  button.dataset.timer = String(setTimeout(() => (button.textContent = button.dataset.label), 2000));
-}

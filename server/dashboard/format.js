@@ -162,20 +162,6 @@ export function sortChecks(checks, by) {
   return [...checks].sort(compare);
 }
 
-/** Fields of the edit form, as the API names them. */
-export const EDITABLE_FIELDS = ['name', 'tags', 'desc', 'timeout', 'grace', 'schedule', 'tz'];
-
-/**
- * The form field an API error message is about, so it can be shown next to it:
- * `json validation error: timeout is too small` → `timeout`; undefined when none is named.
- *
- * @param {string} message - The API's `error`.
- * @returns {string | undefined}
- */
-export function fieldOfError(message) {
-  return EDITABLE_FIELDS.find((field) => new RegExp(`\\b${field}\\b`).test(message));
-}
-
 /**
  * Up and down periods of the last `windowSeconds` before `now`, from the flips in that window:
  * before the first flip the check was in the opposite state of it; without flips it was in its
@@ -226,41 +212,4 @@ export function periodShares(periods) {
   const share = (state) =>
     Math.round((periods.filter((p) => p.state === state).reduce((sum, p) => sum + (p.to - p.from), 0) / total) * 1000) / 10;
   return { up: share('up'), down: share('down'), unknown: share('unknown') };
-}
-
-/**
- * The ping URLs a job can call (behaviour.md §4): success, start, fail, log and an exit status.
- *
- * @param {string} pingUrl - The check's `ping_url`.
- * @returns {Array<{label: string, url: string}>}
- */
-export function pingUrls(pingUrl) {
-  return [
-    { label: 'Success', url: pingUrl },
-    { label: 'Start', url: `${pingUrl}/start` },
-    { label: 'Failure', url: `${pingUrl}/fail` },
-    { label: 'Log', url: `${pingUrl}/log` },
-    { label: 'Exit status', url: `${pingUrl}/$?` },
-  ];
-}
-
-/**
- * A crontab-ready curl command that pings `pingUrl` when the job succeeds.
- *
- * @param {string} pingUrl
- * @returns {string}
- */
-export function curlSnippet(pingUrl) {
-  return `curl -fsS -m 10 --retry 5 -o /dev/null ${pingUrl}`;
-}
-
-/**
- * How a ping log entry's type reads: "success", "failure (exit status 3)", "start", "log", "ignored".
- *
- * @param {{type: string, exitstatus?: number | null}} ping - Ping JSON.
- * @returns {string}
- */
-export function pingTypeInWords(ping) {
-  const words = { success: 'success', fail: 'failure', start: 'start', log: 'log', ign: 'ignored' }[ping.type] ?? ping.type;
-  return ping.exitstatus === null || ping.exitstatus === undefined ? words : `${words} (exit status ${ping.exitstatus})`;
 }

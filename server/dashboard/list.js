@@ -1,12 +1,10 @@
 /**
  * The checks list: status with colour and a legend, name, tags (click to
- * filter), last and next ping, schedule in words, search and sort, and pause /
- * resume with a read-write key. It re-reads `GET /api/v3/checks/` every
+ * filter), last and next ping, schedule in words, search and sort; read only. It re-reads `GET /api/v3/checks/` every
  * POLL_MS milliseconds (live.js) and redraws the table only when something changed (the
  * relative times are updated in place), so focus and selection stay put; the
  * page title counts the project's down checks.
  */
-import { checkId } from './api.js';
 import { h, refreshTimes, replace, rerenderKeepingFocus } from './dom.js';
 import {
   displayStatus,
@@ -19,7 +17,7 @@ import {
   sortChecks,
   tagList,
 } from './format.js';
-import { pauseButton, ProblemLine } from './actions.js';
+import { ProblemLine } from './problem.js';
 import { livePoll } from './live.js';
 
 /** Filters survive going to a check and back. */
@@ -71,7 +69,7 @@ function legendDetails() {
  * Renders the list into `main` and keeps it live.
  *
  * @param {HTMLElement} main
- * @param {{api: import('./api.js').Api, access: string}} session
+ * @param {{api: import('./api.js').Api}} session
  * @returns {() => void} Stops the live updates.
  */
 export function renderList(main, session) {
@@ -122,8 +120,6 @@ export function renderList(main, session) {
     draw();
   }
 
-  const act = (request) => problems.act(request, live.now);
-
   function tagButton(tag, focusKey) {
     return h(
       'button',
@@ -140,7 +136,8 @@ export function renderList(main, session) {
   }
 
   function row(check, now) {
-    const id = checkId(check);
+    // A read-only key's checks carry unique_key, never the UUID (behaviour.md §1.3 rule 1).
+    const id = check.unique_key;
     return h(
       'tr',
       { 'data-check': id, 'data-status': check.status },
@@ -155,7 +152,6 @@ export function renderList(main, session) {
       h('td', {}, timeLabel(check.last_ping, now)),
       h('td', {}, timeLabel(check.next_ping, now, '—')),
       h('td', {}, scheduleInWords(check)),
-      session.access === 'read-write' ? h('td', {}, pauseButton(session.api, check, `pause:${id}`, act)) : null,
     );
   }
 
@@ -197,7 +193,6 @@ export function renderList(main, session) {
             'tr',
             {},
             ...['Status', 'Name', 'Tags', 'Last ping', 'Next ping', 'Schedule'].map((name) => h('th', { scope: 'col' }, name)),
-            session.access === 'read-write' ? h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')) : null,
           ),
         ),
         h('tbody', {}, ...shown.map((check) => row(check, now))),

@@ -1,5 +1,5 @@
 /**
- * The wall display (README, Dashboard): the key-based dashboard, `GET /wall/` and `/dashboard/<file>` from the checkout's `server/dashboard/` (tsc
+ * The read-only wall display (README, Dashboard): the key-based dashboard, `GET /wall/` and `/dashboard/<file>` from the checkout's `server/dashboard/` (tsc
  * does not copy them to dist/), with a Content-Security-Policy allowing this origin only.
  */
 import { fileURLToPath } from 'node:url';

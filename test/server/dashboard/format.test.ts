@@ -57,14 +57,6 @@ describe('dashboard format', () => {
     expect(format.displayStatus({ status: 'grace', started: false })).to.equal('grace');
   });
 
-  it('finds the field an API validation error is about', () => {
-    expect(format.fieldOfError('json validation error: timeout is too small')).to.equal('timeout');
-    expect(format.fieldOfError('json validation error: tz is not a valid timezone')).to.equal('tz');
-    expect(format.fieldOfError('json validation error: schedule is not a valid cron or OnCalendar expression')).to.equal('schedule');
-    expect(format.fieldOfError('json validation error: grace is not a number')).to.equal('grace');
-    expect(format.fieldOfError('wrong api key')).to.equal(undefined);
-  });
-
   it('turns flips into up and down periods covering the window', () => {
     const day = 86400;
     const flips = [
@@ -83,15 +75,9 @@ describe('dashboard format', () => {
     expect(format.flipPeriods([], 'new', NOW, 30 * day).map((p: { state: string }) => p.state)).to.deep.equal(['unknown']);
   });
 
-  it('lists the ping URLs, a curl line, run durations and ping types', () => {
-    const url = 'http://127.0.0.1:8000/ping/5b7b5f1e-2f1d-4a59-9f6b-4b0b8c3c1d2e';
-    expect(format.pingUrls(url).map((u: { url: string }) => u.url)).to.deep.equal([url, `${url}/start`, `${url}/fail`, `${url}/log`, `${url}/$?`]);
-    expect(format.curlSnippet(url)).to.equal(`curl -fsS -m 10 --retry 5 -o /dev/null ${url}`);
+  it('says run durations in their two largest units', () => {
     expect(format.runDuration(0.42)).to.equal('0.42 s');
     expect(format.runDuration(125)).to.equal('2 min 5 s');
     expect(format.runDuration(3720)).to.equal('1 h 2 min');
-    expect(format.pingTypeInWords({ type: 'fail', exitstatus: 3 })).to.equal('failure (exit status 3)');
-    expect(format.pingTypeInWords({ type: 'success', exitstatus: null })).to.equal('success');
-    expect(format.pingTypeInWords({ type: 'ign' })).to.equal('ignored');
   });
 });

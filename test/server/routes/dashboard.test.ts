@@ -1,6 +1,6 @@
 /**
- * How the web process serves the dashboard (server/routes/dashboard.ts): the
- * wall display at `/wall/`, its files under `/dashboard/`, and nothing else.
+ * How the web process serves the read-only wall display (server/routes/dashboard.ts): its page at `/wall/`, its
+ * files under `/dashboard/`, and nothing else.
  */
 import { expect } from 'chai';
 import { http } from '../../helpers/factories.js';
@@ -13,6 +13,13 @@ describe('dashboard files', () => {
     expect(res.headers['content-security-policy']).to.contain("default-src 'self'");
     expect(res.headers['x-content-type-options']).to.equal('nosniff');
     expect(res.text).to.contain('<script type="module" src="/dashboard/app.js">');
+  });
+
+  it('says, without scripts, that /wall/ is a read-only wall display and links to the real sign-in', async () => {
+    const res = await http().get('/wall/');
+    expect(res.text).to.contain('<title>Wall display · hc-monitor</title>');
+    expect(res.text).to.contain('<span id="wall-label" class="access">Wall display: read-only</span>');
+    expect(res.text).to.contain('<a id="real-sign-in" href="/signin/">Sign in to change checks</a>');
   });
 
   it('serves its scripts and styles with their types', async () => {
