@@ -6,12 +6,13 @@
  */
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import type { CheckDoc } from '../../../shared/models/check.js';
 import { Flip } from '../../../shared/models/flip.js';
 import { uniqueKeyOf } from '../../../shared/domain/ids.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
-import { launchBrowser, serveApp, TEST_OUTPUT_DIR, type Served } from '../../helpers/browser.js';
+import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
+import { useBrowser } from '../../helpers/pages.js';
 
 const SECOND_MS = 1000;
 const DAY_MS = 86400 * SECOND_MS;
@@ -59,25 +60,16 @@ async function rowStatuses(page: Page): Promise<string[]> {
 
 describe('wall display in a browser', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let served: Served;
+  const fixture = useBrowser();
   let page: Page;
   let project: TestProject;
   let pageErrors: string[];
   /** `METHOD path` of every API request the page made. */
   let apiCalls: string[];
 
-  before(async () => {
-    browser = await launchBrowser();
-    served = await serveApp();
-  });
-  after(async () => {
-    await browser?.close();
-    await served?.close();
-  });
   beforeEach(async () => {
     project = await buildProject();
-    page = await browser.newPage();
+    page = await fixture.browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     pageErrors = [];
     apiCalls = [];
@@ -94,7 +86,7 @@ describe('wall display in a browser', function () {
   });
 
   async function signIn(key: string): Promise<void> {
-    await page.goto(`${served.origin}/wall/`);
+    await page.goto(`${fixture.origin}/wall/`);
     await page.waitForSelector('#api-key');
     await page.type('#api-key', key);
     await page.click('form.sign-in button[type=submit]');
@@ -106,7 +98,7 @@ describe('wall display in a browser', function () {
   }
 
   it('says it is a read-only wall display and points to the real sign-in; refuses a wrong key and a read-write key', async () => {
-    await page.goto(`${served.origin}/wall/`);
+    await page.goto(`${fixture.origin}/wall/`);
     await page.waitForSelector('#api-key');
     expect(await page.$eval('h1', (el) => el.textContent)).to.equal('Wall display (read-only)');
     expect(await page.$eval('#wall-label', (el) => el.textContent)).to.equal('Wall display: read-only');
@@ -164,7 +156,7 @@ describe('wall display in a browser', function () {
     await signIn(project.apiKeyReadonly);
     await page.waitForFunction(() => document.title === '2 down · Checks · hc-monitor');
 
-    const res = await fetch(`${served.origin}/ping/${down._id}`);
+    const res = await fetch(`${fixture.origin}/ping/${down._id}`);
     expect(res.status).to.equal(200);
     const row = `tr[data-check="${uniqueKeyOf(down._id)}"]`;
     await page.waitForFunction((selector) => document.querySelector(selector)?.getAttribute('data-status') === 'up', { timeout: LIVE_MS }, row);
@@ -175,7 +167,7 @@ describe('wall display in a browser', function () {
   it('is usable from the keyboard, and a live update keeps the focus where it was', async () => {
     const check = await buildCheck(project, { name: 'cron-job', tags: 'prod', ...fieldsFor('up', Date.now()) });
     const key = uniqueKeyOf(check._id);
-    await page.goto(`${served.origin}/wall/`);
+    await page.goto(`${fixture.origin}/wall/`);
     await page.waitForSelector('#api-key');
     await page.keyboard.type(project.apiKeyReadonly);
     await page.keyboard.press('Enter');
@@ -189,7 +181,7 @@ describe('wall display in a browser', function () {
       focused = await page.evaluate(() => document.activeElement?.getAttribute('data-focus') ?? '');
     }
     expect(focused).to.equal(`name:${key}`);
-    await fetch(`${served.origin}/ping/${check._id}`);
+    await fetch(`${fixture.origin}/ping/${check._id}`);
     await page.waitForFunction((id) => document.querySelector(`tr[data-check="${id}"] time`)?.textContent?.match(/^(just now|\d+ seconds ago)$/), { timeout: LIVE_MS }, key);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-focus'))).to.equal(`name:${key}`);
 
@@ -205,7 +197,7 @@ describe('wall display in a browser', function () {
       { checkId: check._id, created: new Date(now - 12 * DAY_MS), recorded: new Date(now - 12 * DAY_MS), oldStatus: 'up', newStatus: 'down', reason: 'timeout' },
       { checkId: check._id, created: new Date(now - 11 * DAY_MS), recorded: new Date(now - 11 * DAY_MS), oldStatus: 'down', newStatus: 'up' },
     ]);
-    expect((await fetch(`${served.origin}/ping/${check._id}/3`, { method: 'POST', body: 'disk full' })).status).to.equal(200);
+    expect((await fetch(`${fixture.origin}/ping/${check._id}/3`, { method: 'POST', body: 'disk full' })).status).to.equal(200);
 
     await signIn(project.apiKeyReadonly);
     const key = uniqueKeyOf(check._id);
