@@ -72,7 +72,7 @@ export const KIND_FORMS: Readonly<Record<Exclude<ChannelKind, 'msteamsw' | 'pd' 
   webhook: {
     label: 'Webhook',
     fields: [
-      { name: 'url', label: 'URL (simple)', type: 'url', secret: true, hint: 'POSTs the alert as JSON here. Or leave it empty and fill in the templates below.' },
+      { name: 'url', label: 'Simple URL', type: 'url', secret: true, hint: 'POSTs the alert as JSON here. Or leave it empty and fill in the templates below.' },
       ...direction('down', 'When a check goes down'),
       ...direction('up', 'When a check comes back up'),
       ...direction('late', 'When a check is late (an alerting rule; empty: the down template)'),

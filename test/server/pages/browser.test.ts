@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { Project, type ProjectDoc } from '../../../shared/models/project.js';
 import { Check } from '../../../shared/models/check.js';
+import { Channel } from '../../../shared/models/channel.js';
 import { buildChannel } from '../../helpers/factories.js';
 import { startReceiver } from '../../helpers/receiver.js';
 import { launchBrowser, serveApp, TEST_OUTPUT_DIR, type Served } from '../../helpers/browser.js';
@@ -189,19 +190,32 @@ describe('web app in a browser', function () {
       await page.type('#project-name', 'Alerts');
       await submit(page, 'form[action="/projects/"] button');
       await submit(page, 'nav.tabs a[href$="/integrations/"]');
+      // The script shows the chosen kind's fields at once (its Choose button is for pages without it).
+      const shown = () => page.$$eval('fieldset.kind-fields', (sets) => sets.filter((set) => !set.hidden).map((set) => set.dataset.kind));
+      expect(await page.$eval('form.channel-form .choose-kind', (el) => (el as HTMLElement).hidden)).to.equal(true);
+      await page.select('#channel-kind', 'telegram');
+      expect(await shown()).to.deep.equal(['telegram']);
+      expect(await page.$eval('#telegram-chat_id', (el) => el.getAttribute('aria-describedby'))).to.equal('telegram-chat_id-hint');
       await page.select('#channel-kind', 'webhook');
+      expect(await shown()).to.deep.equal(['webhook']);
       await fill(page, '#channel-name', 'local receiver');
-      await fill(page, '#channel-value', '{"url": "not a url"}');
-      await submit(page, 'form.channel-form button[type=submit]');
-      expect(await page.$eval('#value-error', (el) => el.textContent)).to.contain('must be a valid uri');
-      await fill(page, '#channel-value', `${receiver.url}/alert`);
+      await fill(page, '#webhook-url', 'not a url');
+      await submit(page, 'form.channel-form button.primary');
+      expect(await page.$eval('#url-error', (el) => el.textContent)).to.contain('"url" must be a valid uri');
+      expect(await page.$eval('#webhook-url', (el) => [el.getAttribute('aria-invalid'), el.getAttribute('aria-describedby'), el === document.activeElement])).to.deep.equal(['true', 'webhook-url-hint url-error', true]);
+      expect(await Channel.countDocuments({ name: 'local receiver' })).to.equal(0);
+      await fill(page, '#webhook-url', `${receiver.url}/alert`);
       await page.select('#channel-notify', 'down');
-      await submit(page, 'form.channel-form button[type=submit]');
+      await submit(page, 'form.channel-form button.primary');
       expect(await page.$eval('#integrations', (el) => el.textContent)).to.contain('local receiver').and.contain('webhook');
       await submit(page, '#integrations form[action$="/test"] button');
       expect(await page.$eval('#test-result', (el) => el.textContent)).to.contain('Test: delivered');
       expect(receiver.requests.map((r) => r.url)).to.deep.equal(['/alert']);
       await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integrations.png'), fullPage: true });
+      // On a phone, the form (and the list) fits without sideways scrolling.
+      await page.setViewport({ width: 375, height: 740 });
+      await page.select('#channel-kind', 'webhook');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.equal(0);
       expect(errors).to.deep.equal([]);
     } finally {
       await receiver.close();

@@ -64,13 +64,14 @@ describe('integrations page: a form made for each kind', () => {
     expect(html).to.match(/<label for="webhook-url_down">URL \(optional\)<\/label>\s*<input id="webhook-url_down" name="url_down" aria-describedby="webhook-url_down-hint"/);
     expect(html).to.match(/<label for="email-address">Address<\/label>\s*<input id="email-address" name="address" aria-describedby="email-address-hint" aria-required="true"/);
     expect(html).to.contain('<p class="hint" id="telegram-chat_id-hint">The numeric chat id (groups start with -), or @channelname.</p>');
-    expect(html).to.contain('id="shell-cmd_down"').and.contain('<legend>When a check goes down</legend>');
+    expect(html).to.contain('id="shell-cmd_down"').and.contain('<details class="setting-group" ><summary>When a check goes down</summary>');
   });
 
   it('webhook: a wrong URL or header line is shown under its field and stores nothing; a right one stores what the API stores', async () => {
     const badUrl = await page.post('webhook', { url_down: 'ftp://example.org/x', method_down: 'POST' });
     expect(badUrl.status).to.equal(400);
     expect(badUrl.text).to.contain('<p class="field-error" id="url_down-error">invalid channel value: &quot;url_down&quot; must be a valid uri with a scheme matching the http|https pattern</p>');
+    expect(badUrl.text).to.contain('<details class="setting-group" open><summary>When a check goes down</summary>');
     const badHeader = await page.post('webhook', { url_down: 'https://example.org/down', headers_down: 'Authorization Bearer x' });
     expect(badHeader.text).to.contain('<p class="field-error" id="headers_down-error">line 1: write a header as Name: value</p>');
     const none = await page.post('webhook', {});
