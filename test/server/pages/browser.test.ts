@@ -216,6 +216,11 @@ describe('web app in a browser', function () {
       await page.setViewport({ width: 375, height: 740 });
       await page.select('#channel-kind', 'webhook');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.equal(0);
+      // Editing never shows the stored URL back; its field says that empty keeps it.
+      await submit(page, '#integrations a.button[href$="/edit/"]');
+      expect(await page.$eval('#webhook-url', (el) => (el as HTMLInputElement).value)).to.equal('');
+      expect(await page.$eval('#webhook-url-hint', (el) => el.textContent)).to.contain('A value is stored: leave this empty to keep it.');
+      await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integration-edit-phone.png'), fullPage: true });
       expect(errors).to.deep.equal([]);
     } finally {
       await receiver.close();

@@ -34,7 +34,7 @@ describe('integrations page: editing through the kind’s form', () => {
     expect(html).to.match(/id="telegram-chat_id" name="chat_id"[^>]*value="-1001234"/).and.match(/id="telegram-thread_id" name="thread_id"[^>]*value="7"/);
     expect(html).to.match(/id="telegram-token" name="token"[^>]*value=""/).and.not.contain('SECRET-bot');
     expect(html).to.contain('Empty: the server’s TELEGRAM_TOKEN. A value is stored: leave this empty to keep it.');
-    expect(html).to.contain('<input type="checkbox" name="clear" value="token" > Remove the stored bot token</label>');
+    expect(html).to.contain('<input type="checkbox" name="clear" value="token" > Remove the stored value of “Bot token”</label>');
     expect(html).to.contain('<option value="up" selected>up only</option>');
   });
 
