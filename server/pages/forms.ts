@@ -12,3 +12,11 @@ export function fieldOf(req: Request, name: string): string {
 export function ticked(req: Request, name: string): boolean {
   return fieldOf(req, name) !== '';
 }
+
+/** A field sent any number of times (checkboxes of one name): its text values, `[]` when absent. */
+export function listOf(req: Request, name: string): string[] {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

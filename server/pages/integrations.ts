@@ -11,7 +11,6 @@ import { Check } from '../../shared/models/check.js';
 import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
-import { CHANNEL_KINDS } from '../../shared/notify/kinds.js';
 import { sendTestNotification } from '../../shared/notify/channel-status.js';
 import { createChannel, deleteChannel, updateChannel } from '../../shared/services/channels.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -22,7 +21,8 @@ import type { WebOptions } from './options.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
 import { FieldError } from './check-form.js';
-import { channelOfForm, channelValuesOf, DIRECTIONS, submittedChannel, type ChannelFormValues } from './channel-form.js';
+import { channelOfForm, channelValuesOf, choosingKind, DIRECTIONS, submittedChannel, type ChannelFormValues } from './channel-form.js';
+import { channelFormView } from './channel-view.js';
 
 /** Shortest time between two tests of one channel, seconds. */
 export const TEST_INTERVAL_SECONDS = 5;
@@ -64,17 +64,21 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
     const rows = await Promise.all(channels.map(rowOf));
     const data = { values: channelValuesOf(null), error: null, test: null, ...extra };
-    render(req, res, 'integrations', { title: `Integrations · ${project.name}`, tab: 'integrations', project, role, can: CAN, rows, kinds: CHANNEL_KINDS, directions: DIRECTIONS, ...data }, status);
+    const form = channelFormView(data.values, data.error, channels);
+    render(req, res, 'integrations', { title: `Integrations · ${project.name}`, tab: 'integrations', project, role, can: CAN, rows, form, directions: DIRECTIONS, ...data }, status);
   };
-  const editPage = (req: Request, res: Response, channel: ChannelDoc, values: ChannelFormValues, error: FieldError | null, status = 200) => {
+  const editPage = async (req: Request, res: Response, channel: ChannelDoc, values: ChannelFormValues, error: FieldError | null, status = 200) => {
     const { project, role } = accessOf(res);
-    render(req, res, 'integration-edit', { title: `Edit ${channel.name || channel.kind}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error, kinds: CHANNEL_KINDS, directions: DIRECTIONS }, status);
+    const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
+    const form = channelFormView(values, error, channels, channel._id);
+    render(req, res, 'integration-edit', { title: `Edit ${channel.name || channel.kind}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error, form, directions: DIRECTIONS }, status);
   };
 
   router.get('/projects/:projectId/integrations/', projectAccess('read'), (req, res) => listPage(req, res));
   router.post('/projects/:projectId/integrations/', projectAccess('write'), async (req, res) => {
     const { project } = accessOf(res);
-    const values = submittedChannel(req);
+    const values = submittedChannel(req, null);
+    if (choosingKind(req)) return listPage(req, res, { values });
     try {
       const input = await channelOfForm(project._id, values, null);
       await createChannel({ projectId: project._id, ...input }, deps.clock());
@@ -88,11 +92,12 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
 
   router.get(`${ONE}edit/`, projectAccess('write'), async (req, res) => {
     const channel = await channelOfPath(req, res);
-    editPage(req, res, channel, channelValuesOf(channel), null);
+    await editPage(req, res, channel, channelValuesOf(channel), null);
   });
   router.post(ONE, projectAccess('write'), async (req, res) => {
     const channel = await channelOfPath(req, res);
-    const values = submittedChannel(req);
+    const values = submittedChannel(req, channel);
+    if (choosingKind(req)) return editPage(req, res, channel, values, null);
     try {
       await updateChannel(channel, await channelOfForm(channel.projectId, values, channel));
     } catch (err) {

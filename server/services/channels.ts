@@ -6,7 +6,7 @@ import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { config } from '../../shared/config.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { assertPublicLiteral, PrivateTargetError } from '../../shared/notify/egress.js';
-import { parseChannelSettings, validateChannelValue } from '../../shared/notify/kinds.js';
+import { ChannelValueError, parseChannelSettings, validateChannelValue } from '../../shared/notify/kinds.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { assertGroupMembers } from '../../shared/services/channels.js';
 import { VALIDATION_PREFIX } from '../schemas/parse.js';
@@ -19,8 +19,8 @@ const LOCAL_NAME_RE = /(^|\.)localhost\.?$/i;
  * (a group's members) is {@link assertChannelMembers}'s.
  * @param allowPrivateIps - INTEGRATIONS_ALLOW_PRIVATE_IPS.
  * @param shellEnabled - SHELL_ENABLED: without it a `shell` channel is refused.
- * @throws AppError(400) `json validation error: <problem>`: an unknown kind, invalid settings, a URL to a private address, or
- *   a `shell` channel when shell commands are not enabled.
+ * @throws ChannelValueError (an AppError(400)) `json validation error: <problem>`, naming the setting when one is at fault:
+ *   an unknown kind, invalid settings, a URL to a private address, or a `shell` channel when shell commands are not enabled.
  */
 export function channelValueOf(
   kind: string,
@@ -35,8 +35,9 @@ export function channelValueOf(
     if (!allowPrivateIps) assertPublicUrls(parseChannelSettings(kind, stored));
     return stored;
   } catch (err) {
-    if (err instanceof AppError && err.status === 400) throw new AppError(400, VALIDATION_PREFIX + err.message);
-    if (err instanceof PrivateTargetError) throw new AppError(400, `${VALIDATION_PREFIX}invalid channel value: ${err.message}`);
+    if (err instanceof AppError && err.status === 400) {
+      throw new ChannelValueError(VALIDATION_PREFIX + err.message, err instanceof ChannelValueError ? err.setting : undefined);
+    }
     throw err;
   }
 }
@@ -55,13 +56,21 @@ export async function assertChannelMembers(projectId: string, kind: string, valu
   }
 }
 
-/** @throws PrivateTargetError for a URL among the settings whose host is a private IP literal or `localhost` (names are checked when sending). */
+/**
+ * @throws ChannelValueError naming the setting, for a URL among the settings whose host is a private IP literal or
+ *   `localhost` (names are checked when sending).
+ */
 function assertPublicUrls(settings: object): void {
-  for (const value of Object.values(settings)) {
+  for (const [setting, value] of Object.entries(settings)) {
     if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) continue;
-    assertPublicLiteral(value);
-    const host = new URL(value).hostname;
-    if (LOCAL_NAME_RE.test(host)) throw new PrivateTargetError(host, 'loopback');
+    try {
+      assertPublicLiteral(value);
+      const host = new URL(value).hostname;
+      if (LOCAL_NAME_RE.test(host)) throw new PrivateTargetError(host, 'loopback');
+    } catch (err) {
+      if (err instanceof PrivateTargetError) throw new ChannelValueError(`invalid channel value: ${err.message}`, setting);
+      throw err;
+    }
   }
 }
 

@@ -44,6 +44,20 @@ export interface CommonSettings {
 
 const common = { up: Joi.boolean().default(true), down: Joi.boolean().default(true) };
 
+/**
+ * A channel value that its kind's schema refuses, naming the setting at fault when there is one (the web form shows
+ * the message under that setting's field). An AppError(400), so the API answers it as before.
+ */
+export class ChannelValueError extends AppError {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
+    super(400, message);
+    this.name = 'ChannelValueError';
+  }
+}
+
 function isKind(kind: string): kind is ChannelKind {
   return (CHANNEL_KINDS as readonly string[]).includes(kind);
 }
@@ -68,7 +82,8 @@ function rawSettings(provider: Provider<object>, value: string): Record<string, 
 
 /**
  * A channel's validated settings, defaults filled in (frozen; the same object for the same kind and value).
- * @throws AppError(400) naming the first problem, e.g. `invalid channel value: "url" must be a valid uri`.
+ * @throws ChannelValueError naming the first problem, e.g. `invalid channel value: "url" must be a valid uri`;
+ *   AppError(400) for an unknown kind, an empty value or text that is not a JSON object.
  */
 export function parseChannelSettings(kind: string, value: string): object & CommonSettings {
   const key = `${kind}\n${value}`;
@@ -86,7 +101,13 @@ function validateSettings(kind: string, value: string): object & CommonSettings 
   const provider = providerOf(kind);
   if (value.trim() === '') throw new AppError(400, 'channel value is empty');
   const result = provider.schema.keys(common).validate(rawSettings(provider, value), { convert: false });
-  if (result.error) throw new AppError(400, `invalid channel value: ${result.error.message}`);
+  if (result.error) {
+    // A missing one of several (a webhook's `url`, `url_down`, `url_up`) has no path: its first peer is at fault.
+    const detail = result.error.details[0];
+    const peers = detail?.context?.peers as unknown[] | undefined;
+    const setting = detail?.path[0] ?? peers?.[0];
+    throw new ChannelValueError(`invalid channel value: ${result.error.message}`, typeof setting === 'string' ? setting : undefined);
+  }
   return result.value as object & CommonSettings;
 }
 

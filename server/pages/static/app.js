@@ -1,7 +1,8 @@
 // Progressive enhancement of the server-rendered pages: every page works without this script.
 // - check editor: show the fields of the chosen kind; preview a cron expression's next runs as it is typed
 //   (GET <project>/cron-preview, the schedule engine the deadlines use), with the API's message under the field;
-// - check list: follow status changes live (GET <project>/checks.json every 2 s).
+// - check list: follow status changes live (GET <project>/checks.json every 2 s);
+// - integrations: show the settings fields of the chosen kind at once (without the script, "Choose" reloads the form).
 
 const POLL_MS = 2000;
 const PREVIEW_DELAY_MS = 250;
@@ -71,7 +72,23 @@ function setupLiveList(table) {
   setInterval(() => void poll().catch(() => undefined), POLL_MS);
 }
 
+function setupChannelForm(form) {
+  const kind = form.querySelector('#channel-kind');
+  const show = () => {
+    for (const fields of form.querySelectorAll('fieldset.kind-fields')) {
+      const chosen = fields.dataset.kind === kind.value;
+      fields.hidden = !chosen;
+      fields.disabled = !chosen;
+    }
+  };
+  form.querySelector('.choose-kind').hidden = true;
+  kind.addEventListener('change', show);
+  show();
+}
+
 const editor = document.querySelector('form.editor');
 if (editor) setupEditor(editor);
 const live = document.querySelector('table[data-live]');
 if (live) setupLiveList(live);
+const channelForm = document.querySelector('form.channel-form');
+if (channelForm) setupChannelForm(channelForm);

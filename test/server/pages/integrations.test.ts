@@ -1,6 +1,6 @@
 /**
  * Integrations in the browser (server/pages/integrations.ts, channel-form.ts): the list with assigned checks and the
- * last delivery, add/edit/delete with the API's validation beside the field, the Test button through the real
+ * last delivery, add/edit/delete with the API's validation beside the field (each kind's fields: integration-fields.test.ts), the Test button through the real
  * provider to a local receiver, its rate limit, and the check page's notification log.
  */
 import { randomUUID } from 'node:crypto';
@@ -45,21 +45,19 @@ describe('integrations in the browser', () => {
 
   it('adds a channel through the API rules, alerting on down only', async () => {
     const { built, agent, _csrf, base } = await setUp();
-    const res = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', value: 'https://hooks.example.org/a', notify: 'down' });
+    const res = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', url: 'https://hooks.example.org/a', notify: 'down' });
     expect(res.status).to.equal(303);
     const channel = await Channel.findOne({ projectId: built.project._id }).lean();
     expect(channel).to.include({ kind: 'webhook', name: 'hook' });
     expect(parseChannelSettings('webhook', channel?.value ?? '')).to.include({ url: 'https://hooks.example.org/a', up: false, down: true });
   });
 
-  it("shows the kind's validation message beside the settings field and creates nothing", async () => {
+  it("shows the kind's validation message beside the setting's field and creates nothing", async () => {
     const { agent, _csrf, base } = await setUp();
-    const bad = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', value: '{"url": "not a url"}', notify: 'both' });
+    const bad = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', url: 'not a url', notify: 'both' });
     expect(bad.status).to.equal(400);
-    expect(bad.text).to.contain('<p class="field-error" id="value-error">invalid channel value: &quot;url&quot; must be a valid uri with a scheme matching the http|https pattern</p>');
-    const notJson = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', value: '{url', notify: 'both' });
-    expect(notJson.text).to.contain('id="value-error">channel value is not a valid JSON object</p>');
-    const badKind = await agent.post(base).type('form').send({ _csrf, kind: 'carrier-pigeon', name: 'x', value: 'x', notify: 'both' });
+    expect(bad.text).to.contain('<p class="field-error" id="url-error">invalid channel value: &quot;url&quot; must be a valid uri with a scheme matching the http|https pattern</p>');
+    const badKind = await agent.post(base).type('form').send({ _csrf, kind: 'carrier-pigeon', name: 'x', url: 'x', notify: 'both' });
     expect(badKind.text).to.contain('id="kind-error">choose a kind</p>');
     expect(await Channel.countDocuments()).to.equal(0);
   });
@@ -70,7 +68,7 @@ describe('integrations in the browser', () => {
     const check = await buildCheck(built, { channels: [channel._id] });
     const edit = await agent.get(`${base}${channel._id}/edit/`);
     expect(edit.text).to.contain('https://hooks.example.org/…').and.not.contain('secret-path');
-    const saved = await agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'webhook', name: 'new', value: '', notify: 'up' });
+    const saved = await agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'webhook', name: 'new', url: '', notify: 'up' });
     expect(saved.status).to.equal(303);
     const stored = await Channel.findById(channel._id).lean();
     expect(stored?.name).to.equal('new');
@@ -87,8 +85,8 @@ describe('integrations in the browser', () => {
     const page = await agent.get(base);
     expect(page.text).to.contain('ops').and.not.contain('/test"').and.not.contain('Add integration');
     const attempts = [
-      agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'x', value: 'https://hooks.example.org/b', notify: 'both' }),
-      agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'webhook', name: 'renamed', value: '', notify: 'both' }),
+      agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'x', url: 'https://hooks.example.org/b', notify: 'both' }),
+      agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'webhook', name: 'renamed', url: '', notify: 'both' }),
       agent.post(`${base}${channel._id}/delete`).type('form').send({ _csrf }),
       agent.post(`${base}${channel._id}/test`).type('form').send({ _csrf }),
     ];
@@ -98,7 +96,7 @@ describe('integrations in the browser', () => {
 
   it('refuses a form without the CSRF token and changes nothing', async () => {
     const { agent, base } = await setUp();
-    const res = await agent.post(base).type('form').send({ kind: 'webhook', name: 'x', value: 'https://hooks.example.org/b', notify: 'both' });
+    const res = await agent.post(base).type('form').send({ kind: 'webhook', name: 'x', url: 'https://hooks.example.org/b', notify: 'both' });
     expect(res.status).to.equal(403);
     expect(res.text).to.contain('did not come from this site');
     expect(await Channel.countDocuments()).to.equal(0);

@@ -116,8 +116,8 @@ describe('web app from npm start, in a browser', function () {
     await owner.goto(`${base}integrations/`);
     await owner.page.select('#channel-kind', 'email');
     await owner.fill('#channel-name', 'ops mail');
-    await owner.fill('#channel-value', 'ops@example.org');
-    await owner.submit('form.channel-form button[type=submit]');
+    await owner.fill('#email-address', 'ops@example.org');
+    await owner.submit('form.channel-form button.primary');
     expect(await owner.text('#integrations')).to.contain('ops mail');
 
     // Create a cron check: the preview follows the expression, with the API's message for a bad one.
