@@ -50,6 +50,18 @@ func main() {
 	if *postgresURL == "" {
 		repairDatabases(context.Background(), *data, logger)
 	}
+	if *postgresURL != "" {
+		// The patched backend's date ranges call this function (pgindex.go): it exists before any query.
+		// Another instance creating it at the same moment fails one of the two: try again.
+		err := execOnce(context.Background(), *postgresURL, ferretdb.MinNumberFunction)
+		for try := 1; err != nil && try < 5; try++ {
+			time.Sleep(200 * time.Millisecond)
+			err = execOnce(context.Background(), *postgresURL, ferretdb.MinNumberFunction)
+		}
+		if err != nil {
+			log.Fatalf("ferretdb: cannot create the range function in PostgreSQL: %v", err)
+		}
+	}
 	f, err := ferretdb.New(cfg)
 	if err != nil {
 		log.Fatalf("ferretdb: %v", err)

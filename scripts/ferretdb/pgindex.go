@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/FerretDB/FerretDB/ferretdb"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // FerretDB 1.24's PostgreSQL backend pushes an equality filter down as
@@ -22,11 +24,18 @@ import (
 // FerretDB's own unique btree index serves: patches/002-postgresql-pushdown.diff.)
 // PostgreSQL plans FerretDB's prepared statements with their parameters
 // substituted (custom plans), so the expression matches and the planner uses
-// the index. It only adds (and removes its own) indexes: query results are
-// unchanged.
+// the index. For the key of a single-field MongoDB index it also adds a btree
+// index on the least number under the key (ferretdb.MinNumberIndexExpression),
+// which serves the patched backend's upper bounds on dates (`deadline <= now`)
+// as MongoDB's index does. It only adds (and removes its own) indexes: query
+// results are unchanged.
 
-// ginIndexInfix marks the indexes indexJSONPaths creates: `<table>_hcgin_<hash>`.
-const ginIndexInfix = "_hcgin_"
+// ginIndexInfix and minIndexInfix mark the indexes indexJSONPaths creates:
+// `<table>_hcgin_<hash>` and `<table>_hcmin_<hash>`.
+const (
+	ginIndexInfix = "_hcgin_"
+	minIndexInfix = "_hcmin_"
+)
 
 // keepIndexingJSONPaths runs indexJSONPaths every interval until ctx ends.
 func keepIndexingJSONPaths(ctx context.Context, url string, interval time.Duration, logger *slog.Logger) {
@@ -44,13 +53,13 @@ func keepIndexingJSONPaths(ctx context.Context, url string, interval time.Durati
 	}
 }
 
-// ginIndex is one wanted or existing index of indexJSONPaths.
+// ginIndex is one wanted index of indexJSONPaths: `method` is `gin` or `btree`.
 type ginIndex struct {
-	schema, table, name, expression string
+	schema, table, name, method, expression string
 }
 
 func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error {
-	conn, err := pgx.Connect(ctx, url)
+	conn, err := connect(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -73,12 +82,16 @@ func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error 
 				return err
 			}
 		}
-		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING gin ((%s) jsonb_path_ops)`,
-			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.expression)
+		operatorClass := ""
+		if index.method == "gin" {
+			operatorClass = " jsonb_path_ops"
+		}
+		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING %s ((%s)%s)`,
+			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.method, index.expression, operatorClass)
 		if _, err := conn.Exec(ctx, q); err != nil {
 			return err
 		}
-		logger.Debug("added a jsonb_path_ops index", "schema", index.schema, "index", index.name)
+		logger.Debug("added an index", "schema", index.schema, "index", index.name)
 	}
 	for key := range existing {
 		if _, ok := wanted[key]; !ok {
@@ -114,17 +127,18 @@ func wantedGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]ginIndex,
 				rows.Close()
 				return nil, err
 			}
-			fields := map[string]bool{}
 			for _, index := range indexes {
 				for field := range index.Key {
-					if field != "_id" && !strings.HasPrefix(field, "$") {
-						fields[field] = true
+					if field == "_id" || strings.HasPrefix(field, "$") {
+						continue
+					}
+					gin := ginIndex{schema: schema, table: table, name: indexName(table, ginIndexInfix, field), method: "gin", expression: pathExpression(field)}
+					wanted[schema+"."+gin.name] = gin
+					if expression := ferretdb.MinNumberIndexExpression(field); len(index.Key) == 1 && expression != "" {
+						min := ginIndex{schema: schema, table: table, name: indexName(table, minIndexInfix, field), method: "btree", expression: expression}
+						wanted[schema+"."+min.name] = min
 					}
 				}
-			}
-			for field := range fields {
-				index := ginIndex{schema: schema, table: table, name: ginIndexName(table, field), expression: pathExpression(field)}
-				wanted[schema+"."+index.name] = index
 			}
 		}
 		rows.Close()
@@ -135,11 +149,11 @@ func wantedGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]ginIndex,
 	return wanted, nil
 }
 
-// existingGinIndexes returns the indexes indexJSONPaths created, by "schema.name", and whether each is valid.
+// existingGinIndexes returns the indexes indexJSONPaths created (both kinds), by "schema.name", and whether each is valid.
 func existingGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]bool, error) {
 	rows, err := conn.Query(ctx, `SELECT n.nspname || '.' || c.relname, i.indisvalid FROM pg_index i
 		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE strpos(c.relname, $1) > 0`, ginIndexInfix)
+		WHERE strpos(c.relname, $1) > 0 OR strpos(c.relname, $2) > 0`, ginIndexInfix, minIndexInfix)
 	if err != nil {
 		return nil, err
 	}
@@ -169,15 +183,15 @@ func pathExpression(field string) string {
 	return "_jsonb#>" + quote("{"+strings.Join(parts, ",")+"}")
 }
 
-// ginIndexName names the index of field on table, within PostgreSQL's 63-byte limit.
-func ginIndexName(table, field string) string {
+// indexName names an index (infix: its kind) of field on table, within PostgreSQL's 63-byte limit.
+func indexName(table, infix, field string) string {
 	h := fnv.New32a()
 	h.Write([]byte(table + "\x00" + field))
 	prefix := table
 	if len(prefix) > 40 {
 		prefix = prefix[:40]
 	}
-	return fmt.Sprintf("%s%s%08x", prefix, ginIndexInfix, h.Sum32())
+	return fmt.Sprintf("%s%s%08x", prefix, infix, h.Sum32())
 }
 
 // firstColumn returns the first column of every row of query.
@@ -187,4 +201,24 @@ func firstColumn(ctx context.Context, conn *pgx.Conn, query string) ([]string, e
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// execOnce runs one statement on a connection of its own.
+func execOnce(ctx context.Context, url, sql string) error {
+	conn, err := connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, sql)
+	return err
+}
+
+// connect opens one connection to url, which may hold FerretDB's pool settings (`pool_max_conns`, ...).
+func connect(ctx context.Context, url string) (*pgx.Conn, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.ConnectConfig(ctx, cfg.ConnConfig)
 }

@@ -13,6 +13,8 @@ import type { FlipChange } from '../domain/status.js';
 const MAX_ATTEMPTS = 50;
 /** Guarded writes per bulk write: a miss re-reads this many checks. */
 const BULK_SIZE = 100;
+/** Bulk writes in flight at once per call: a large batch queues here, not in the driver's connection pool. */
+const BULKS_IN_FLIGHT = 4;
 
 /** What a change writes: fields to set, and the flips it owes (pushed into the outbox). */
 export interface CheckChange {
@@ -61,7 +63,7 @@ function guarded(check: CheckDoc, change: CheckChange) {
 }
 
 /**
- * Writes changes, one guarded update each ({@link BULK_SIZE} per bulk write).
+ * Writes changes, one guarded update each ({@link BULK_SIZE} per bulk write, {@link BULKS_IN_FLIGHT} bulk writes at a time).
  *
  * @returns The UUIDs of the checks whose write may have missed: the one that missed, or every check of a bulk with a miss.
  */
@@ -73,10 +75,14 @@ async function writeAll(writes: readonly { check: CheckDoc; change: CheckChange 
     return unsure;
   }
   const bulks = Array.from({ length: Math.ceil(writes.length / BULK_SIZE) }, (_, i) => writes.slice(i * BULK_SIZE, (i + 1) * BULK_SIZE));
-  await Promise.all(bulks.map(async (bulk) => {
-    const res = await Check.collection.bulkWrite(bulk.map(({ check, change }) => ({ updateOne: guarded(check, change) })), { ordered: false });
-    if (res.matchedCount < bulk.length) for (const { check } of bulk) unsure.add(check._id);
-  }));
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let bulk = bulks[next++]; bulk; bulk = bulks[next++]) {
+      const res = await Check.collection.bulkWrite(bulk.map(({ check, change }) => ({ updateOne: guarded(check, change) })), { ordered: false });
+      if (res.matchedCount < bulk.length) for (const { check } of bulk) unsure.add(check._id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULKS_IN_FLIGHT, bulks.length) }, lane));
   return unsure;
 }
 

@@ -17,7 +17,7 @@ import { recordPings, type PingDeps, type PingItem } from './record.js';
 const log = logger.child({ module: 'journal-replay' });
 
 /** Entries read from a stream at a time. */
-const PAGE = 500;
+const PAGE = 10_000;
 /** How long a worker holds a journal while replaying it, milliseconds (renewed on each page). */
 const REPLAY_LOCK_MS = 60_000;
 /** How often a worker looks for deferred pings, milliseconds. */

@@ -141,9 +141,10 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
       { _id: 'string', deadline: at(1).toISOString(), outbox: [{ recorded: at(1).toISOString() }] },
     ]);
     const ids = async (filter: object) => (await docs.find(filter).toArray()).map((d) => d._id).sort();
-    const pushedDown = async (filter: object) => {
+    // An upper bound is compared with the least number on the path, a lower bound is a jsonpath filter.
+    const pushedDown = async (filter: object, marker: string) => {
       const plan = (await connection!.getClient().db('hc_pg').command({ explain: { find: 'ranges', filter } })) as { filterPushdown?: boolean; queryPlanner?: unknown };
-      return plan.filterPushdown === true && JSON.stringify(plan.queryPlanner).includes('@?');
+      return plan.filterPushdown === true && JSON.stringify(plan.queryPlanner).includes(marker);
     };
 
     expect(await ids({ deadline: { $lte: at(10) } })).to.deep.equal(['array', 'edge', 'past']);
@@ -153,8 +154,37 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect(await ids({ 'outbox.recorded': { $lte: at(10) } })).to.deep.equal(['array', 'edge', 'past', 'single']);
     expect(await ids({ 'outbox.recorded': { $gt: at(2), $lt: at(5) } })).to.deep.equal(['array']);
     expect(await ids({ 'outbox.recorded': { $lte: at(10) }, deadline: { $ne: null } })).to.deep.equal(['array', 'edge', 'past']);
-    expect(await pushedDown({ deadline: { $lte: at(10) } })).to.equal(true);
-    expect(await pushedDown({ 'outbox.recorded': { $lte: at(10) } })).to.equal(true);
+    expect(await pushedDown({ deadline: { $lte: at(10) } }, 'hc_min_number')).to.equal(true);
+    expect(await pushedDown({ 'outbox.recorded': { $lte: at(10) } }, 'hc_min_number')).to.equal(true);
+    expect(await pushedDown({ deadline: { $gte: at(10) } }, '@?')).to.equal(true);
+  });
+
+  it('an upper bound on a date with a single-field index reads through the btree index of its least number, dotted keys through arrays too (scripts/ferretdb/pgindex.go)', async () => {
+    type Doc = { _id: number; deadline: Date | null; outbox: { recorded: Date }[] };
+    const checks = connection!.getClient().db('hc_pg').collection<Doc>('due');
+    await checks.createIndex({ deadline: 1 });
+    await checks.createIndex({ 'outbox.recorded': 1 });
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+    // 3,000 checks due in a day, none owing; three due or owing now, one of them only through its second entry.
+    const docs: Doc[] = Array.from({ length: 3_000 }, (_, i) => ({ _id: i, deadline: at(1_440 + i), outbox: [] }));
+    docs[7] = { _id: 7, deadline: at(1), outbox: [] };
+    docs[8] = { _id: 8, deadline: null, outbox: [{ recorded: at(3_000) }, { recorded: at(2) }] };
+    docs[9] = { _id: 9, deadline: at(5), outbox: [{ recorded: at(5) }] };
+    await checks.insertMany(docs);
+    const table = await tableOf('due');
+    await waitFor('the least-number indexes', async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND tablename = '${table}' AND indexname LIKE '%hcmin%'`)) === 2, 20_000);
+    await postgres!.psql('ANALYZE');
+    await postgres!.psql('SELECT pg_stat_reset()');
+
+    for (let i = 0; i < 10; i++) {
+      expect((await checks.find({ deadline: { $lte: at(10) } }).toArray()).map((d) => d._id).sort()).to.deep.equal([7, 9]);
+      expect((await checks.find({ 'outbox.recorded': { $lte: at(10) } }).toArray()).map((d) => d._id).sort()).to.deep.equal([8, 9]);
+    }
+    const scans = await waitFor('least-number index scans in the statistics', async () => {
+      const used = [...(await indexScans(table))].filter(([name, n]) => name.includes('_hcmin_') && n >= 10);
+      return used.length === 2 && used;
+    }, 20_000);
+    expect(scans).to.have.length(2);
   });
 
   it('answers more concurrent updates and findAndModify than its connection pool holds (patches/001-update-atomic.diff)', async () => {
