@@ -4,7 +4,8 @@
  * time MongoDB then needs to catch up), deadline
  * lateness and alert latency (a thousand checks at once, and one alone), and
  * the cost of scale (Redis bytes per check, a sweep pass, ping latency with
- * 100,000 active checks), on this machine, with the service's real web and
+ * 100,000 active checks), and the end of a maintenance window holding 10,000
+ * down checks (their alerts measured from the window's end), on this machine, with the service's real web and
  * worker processes.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
@@ -23,11 +24,12 @@
  * over as many checks made through its API, and counts what it stored the same way.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
- *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale] [--web-cpu N|none]
+ *                    [--mass-trials N] [--window-checks N] [--window-lead S]
+ *                    [--phases throughput,lateness,alerts,scale,window] [--web-cpu N|none]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import mongoose from 'mongoose';
@@ -43,6 +45,7 @@ import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.
 import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
 import { measureScale } from './scale.js';
+import { measureWindowEnd } from './window.js';
 import { createReferenceChecks, deleteReferenceChecks, loadReference, localOrigin, referenceNPings, type Reference } from './reference.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -55,7 +58,7 @@ function count(value: string): number {
 }
 
 /** The bench's phases, in the order they run. */
-const PHASES = ['throughput', 'lateness', 'alerts', 'scale'] as const;
+const PHASES = ['throughput', 'lateness', 'alerts', 'scale', 'window'] as const;
 type Phase = (typeof PHASES)[number];
 
 function phases(value: string): Phase[] {
@@ -85,6 +88,8 @@ const program = new Command('bench')
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
   .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
+  .option('--window-checks <n>', 'checks down in the one maintenance window of the window phase', count, 10_000)
+  .option('--window-lead <s>', 'seconds from their deadline to the window\'s end (time to go down and be held first)', count, 60)
   .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
   .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
   .option('--reference-url <url>', 'a Healthchecks running on 127.0.0.1 to put the same ping load on', localOrigin, process.env.REFERENCE_URL)
@@ -94,6 +99,7 @@ const program = new Command('bench')
 program.parse();
 const opts = program.opts<{
   checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[]; webCpu: number | undefined;
+  windowChecks: number; windowLead: number;
   referenceUrl?: string; referenceKey?: string; referenceServer: string; referencePid?: number;
 }>();
 if (opts.referenceUrl !== undefined && opts.referenceKey === undefined) program.error('--reference-url needs --reference-key (or REFERENCE_API_KEY)');
@@ -228,6 +234,25 @@ async function measureThroughput(web: Served, journalWeb: Served, paths: string[
   return service;
 }
 
+/** The window phase: `--window-checks` checks down in one maintenance window, measured from its end (scripts/bench/window.ts). */
+async function reportWindowEnd(origin: string, apiKey: string, projectId: string, redis: Redis): Promise<void> {
+  const queues = openQueues(redis, RUN);
+  try {
+    const n = opts.windowChecks;
+    const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+    const before = load();
+    const w = await measureWindowEnd(origin, apiKey, projectId, queues, n, opts.windowLead);
+    out(`maintenance window end: ${n} checks down in one window, milliseconds after the window's end (load average ${before} before, ${load()} after):`);
+    out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
+    out(summaryRow('"resumed" alert owed (notification written)', w.owed));
+    const missing = w.arrived < n ? ` (ONLY ${w.arrived} of ${n} within ${w.waitedS} s: figures of those)` : '';
+    out(summaryRow(`webhook alert received${missing}`, w.alerts));
+    out(`webhook requests: ${w.requests} for ${n} checks; checks alerted more than once: ${w.duplicates}; sent inside the window: ${w.insideWindow}\n`);
+  } finally {
+    await closeQueues(queues);
+  }
+}
+
 async function main(): Promise<void> {
   const port = await freePort();
   const mongoUri = withPath(config.mongodbUri, `/${RUN}`);
@@ -249,7 +274,7 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${origin}/api/v3/status/`, 30_000);
     await waitForHttp(`${journalOrigin}/api/v3/status/`, 30_000);
-    const { project } = await createProject({ name: 'bench', checkLimit: (10 + opts.massTrials) * opts.checks + opts.scale });
+    const { project, apiKey } = await createProject({ name: 'bench', checkLimit: (10 + opts.massTrials) * opts.checks + opts.scale + opts.windowChecks });
     // Established checks (up, pinged before), as a deployment's pings mostly hit: a first ping also records a flip.
     const paths = await createChecks(project._id, opts.checks, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date() });
     const ids = paths.map((p) => p.split('/').pop()!);
@@ -294,6 +319,7 @@ async function main(): Promise<void> {
       out(`| ping p50 / p99 ms, pings/s, at ${opts.scale} checks | ${scaled.p50Ms} / ${scaled.p99Ms}, ${Math.round(scaled.rps)} |`);
       out(`| ping p50 at ${opts.checks} checks (above) | ${service ? service.p50Ms : 'not measured (throughput phase not run)'} |`);
     }
+    if (runs('window')) await reportWindowEnd(origin, apiKey, project._id, redis);
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await mongoose.connection.dropDatabase();

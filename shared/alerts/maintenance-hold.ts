@@ -8,6 +8,7 @@ import type { Queue } from 'bullmq';
 import { changeChecks, readChecks } from '../checks/store.js';
 import { maintenanceOf } from '../checks/maintenance.js';
 import { scheduleDeadlines } from '../deadlines/schedule.js';
+import { systemClock } from '../clock.js';
 import type { CheckDoc, OutboxFlip } from '../models/check.js';
 import type { DeadlinePayload } from '../queues/payloads.js';
 
@@ -36,10 +37,11 @@ export async function heldByMaintenance(owed: readonly Owed[], now: Date): Promi
 
 /**
  * Records that checks held down owe an alert at the end of their maintenance: `heldUntil` (the later of the stored one and `until`) on each check
- * still down, then its deadline job moved there (without a queue, the sweep adds it).
+ * still down, then its deadline job moved there (without a queue, the sweep adds it). The jobs' delays are counted from the system clock when
+ * they are added, as BullMQ counts them: from the fan-out's `now`, the seconds a mass of holds takes to write made every job that much late.
  * @throws the MongoDB or Redis error (the entry stays owed; a retry repeats this).
  */
-export async function oweAfterMaintenance(deadlines: Queue<DeadlinePayload> | undefined, held: ReadonlyMap<string, Date>, now: Date): Promise<void> {
+export async function oweAfterMaintenance(deadlines: Queue<DeadlinePayload> | undefined, held: ReadonlyMap<string, Date>): Promise<void> {
   if (held.size === 0) return;
   const applied = await changeChecks(await readChecks([...held.keys()]), (check) => {
     const until = held.get(check._id)!;
@@ -47,5 +49,5 @@ export async function oweAfterMaintenance(deadlines: Queue<DeadlinePayload> | un
     return { change: { set: { heldUntil: until } }, result: until };
   });
   const moved = [...applied.values()].flatMap(({ check, result }) => (result ? [{ checkId: check._id, at: result }] : []));
-  if (deadlines) await scheduleDeadlines(deadlines, moved, now);
+  if (deadlines) await scheduleDeadlines(deadlines, moved, systemClock());
 }

@@ -124,7 +124,7 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
   await Promise.all([insertNew(Flip, flips), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
   const heldDown = new Map(alerting.filter(({ entry }) => entry.newStatus === 'down' && inMaintenance.has(String(entry._id))).map(({ check, entry }) => [check._id, inMaintenance.get(String(entry._id))!]));
-  await oweAfterMaintenance(deps.queues.deadlines, heldDown, now);
+  await oweAfterMaintenance(deps.queues.deadlines, heldDown);
   const released = await releaseHeld(owed, holding, now);
   if (released.length > 0) await completeOwed(deps, released, now);
   return inserted;

@@ -53,6 +53,14 @@ export function readDue(now: Date, limit: number): Promise<CheckDoc[]> {
   return Check.find({ deadline: { $lte: now }, status: { $ne: 'down' } }, PROJECTION).sort({ deadline: 1 }).limit(limit).lean<CheckDoc[]>().exec();
 }
 
+/**
+ * Reads the checks whose maintenance window holding a down alert ended by `now` (`heldUntil`, sparse index), earliest first, at most `limit`: a
+ * window's end is due for all its checks in one instant, as a mass down is.
+ */
+export function readHeldDue(now: Date, limit: number): Promise<CheckDoc[]> {
+  return Check.find({ heldUntil: { $lte: now } }, PROJECTION).sort({ heldUntil: 1 }).limit(limit).lean<CheckDoc[]>().exec();
+}
+
 /** The guarded update of one change: matches only the check still at the `rev` read. */
 function guarded(check: CheckDoc, change: CheckChange) {
   const rev = check.rev ?? 0;

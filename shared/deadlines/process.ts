@@ -5,7 +5,8 @@
  * computes from the check as stored.
  *
  * Deadlines due together are applied together: a batch of jobs also takes every other check already due (the `deadline` index), one such pass at a
- * time per process, so a thousand checks due in one instant go down in one pass, and their own jobs find them settled.
+ * time per process, so a thousand checks due in one instant go down in one pass, and their own jobs find them settled. The same for the checks a
+ * maintenance window's end releases (the `heldUntil` index), when the batch holds one of them.
  *
  * Crash points: after the down write, the job's retry (or the sweep) finds the check down with its entry still owed and completes it.
  */
@@ -15,7 +16,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deadlineOf, liveStatus } from '../domain/status.js';
 import { bothChanges, downRuleFields, earliest, maintenanceEndChange, ruleChange, ruleWakeAt } from '../domain/timer-rules.js';
 import { maintenanceOf } from '../checks/maintenance.js';
-import { changeChecks, owedFlip, pullOwed, readChecks, readDue, type Compute } from '../checks/store.js';
+import { changeChecks, owedFlip, pullOwed, readChecks, readDue, readHeldDue, type Compute } from '../checks/store.js';
 import type { CheckDoc } from '../models/check.js';
 import { fanOut } from '../alerts/outbox.js';
 import { sendFirstAttempts } from '../alerts/first-attempt.js';
@@ -73,7 +74,9 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
   const pass = lastPass.then(async () => {
     const now = deps.clock();
     const [own, due] = await Promise.all([readChecks(checkIds), readDue(now, MAX_BATCH)]);
-    const checks = new Map([...own, ...due].map((check) => [check._id, check]));
+    // A job at a window's end takes the other checks that window released too (read only then: none for a check without rules).
+    const released = own.some((c) => c.heldUntil && c.heldUntil <= now) ? await readHeldDue(now, MAX_BATCH) : [];
+    const checks = new Map([...own, ...due, ...released].map((check) => [check._id, check]));
     // Windows are read only for checks whose held alert may be due (none for a check without rules).
     const stillUntil = await maintenanceOf([...checks.values()].filter((c) => c.heldUntil), now);
     return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, stillUntil)) };

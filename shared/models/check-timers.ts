@@ -30,8 +30,9 @@ export const checkTimerFields = {
   heldUntil: { type: Date },
 } as const;
 
-/** Mongoose indexes of the sweep's repair of lost reminder and maintenance-end jobs; sparse: most checks have neither. */
+/** Mongoose indexes of the sweep's repair of lost late-warning, reminder and maintenance-end jobs; sparse: most checks have none. */
 export function indexCheckTimers(schema: Schema): void {
+  schema.index({ notifyLate: 1 }, { sparse: true });
   schema.index({ remindAt: 1 }, { sparse: true });
   schema.index({ heldUntil: 1 }, { sparse: true });
 }
