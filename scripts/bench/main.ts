@@ -5,7 +5,10 @@
  * lateness and alert latency (a thousand checks at once, and one alone), and
  * the cost of scale (Redis bytes per check, a sweep pass, ping latency with
  * 100,000 active checks), on this machine, with the service's real web and
- * worker processes.
+ * worker processes; and issue 24's figures: throughput with one and with two web
+ * processes, recovery times after a worker kill and a Redis flush (on a redis-server
+ * of the phase's own), and the drain after a burst with the database paused (a
+ * FerretDB of the phase's own), all with the shipped intervals.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
@@ -23,12 +26,12 @@
  * over as many checks made through its API, and counts what it stored the same way.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
- *                    [--mass-trials N] [--phases throughput,lateness,alerts,scale] [--web-cpu N|none]
+ *                    [--mass-trials N] [--recovery-checks N] [--web-cpu N|none]
+ *                    [--phases throughput,scaleout,lateness,alerts,recovery,drain,scale]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import mongoose from 'mongoose';
 import { Redis } from 'ioredis';
@@ -38,13 +41,14 @@ import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { createProject } from '../../shared/services/projects.js';
-import { peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
+import { freePort, peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
 import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.js';
 import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
 import { measureScale } from './scale.js';
 import { createReferenceChecks, deleteReferenceChecks, loadReference, localOrigin, referenceNPings, type Reference } from './reference.js';
 import { summarize, type Summary } from './stats.js';
+import { reportDrain, reportRecovery, reportScaleOut } from './reports.js';
 
 const RUN = `hc_bench_${process.pid}`;
 
@@ -55,7 +59,7 @@ function count(value: string): number {
 }
 
 /** The bench's phases, in the order they run. */
-const PHASES = ['throughput', 'lateness', 'alerts', 'scale'] as const;
+const PHASES = ['throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale'] as const;
 type Phase = (typeof PHASES)[number];
 
 function phases(value: string): Phase[] {
@@ -84,6 +88,7 @@ const program = new Command('bench')
   .option('--duration <s>', 'seconds of each ping load', count, 20)
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
+  .option('--recovery-checks <n>', 'checks due in the same instant in each fault of the recovery phase', count, 300)
   .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
   .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
   .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
@@ -93,7 +98,7 @@ const program = new Command('bench')
   .option('--reference-pid <n>', 'its server\'s master process, for CPU time per request', count, process.env.REFERENCE_PID ? Number(process.env.REFERENCE_PID) : undefined);
 program.parse();
 const opts = program.opts<{
-  checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[]; webCpu: number | undefined;
+  checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; recoveryChecks: number; phases: Phase[]; webCpu: number | undefined;
   referenceUrl?: string; referenceKey?: string; referenceServer: string; referencePid?: number;
 }>();
 if (opts.referenceUrl !== undefined && opts.referenceKey === undefined) program.error('--reference-url needs --reference-key (or REFERENCE_API_KEY)');
@@ -146,15 +151,6 @@ async function trialsOf(trials: number, measure: () => Promise<Summary>): Promis
 interface Served {
   child: Child;
   origin: string;
-}
-
-/** A free TCP port on 127.0.0.1 for the bench's web process (a fixed one could be answered by a stale server). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -258,6 +254,8 @@ async function main(): Promise<void> {
     out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
     let service: LoadResult | undefined;
     if (runs('throughput')) service = await measureThroughput({ child: children[0], origin }, { child: children[2], origin: journalOrigin }, paths, ids);
+    const shape = { connections: opts.connections, durationS: opts.duration };
+    if (runs('scaleout')) await reportScaleOut({ env, paths, nPings: () => nPingsOf(ids), shape }, out);
     if (runs('lateness') || runs('alerts')) {
       out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
       out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
@@ -281,6 +279,8 @@ async function main(): Promise<void> {
       const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, project._id, 1, false)).alerts);
       out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);
     }
+    if (runs('recovery')) await reportRecovery(config.mongodbUri, `${RUN}_recovery`, opts.recoveryChecks, out);
+    if (runs('drain')) await reportDrain(config.mongodbUri, config.redisUrl, redis, `${RUN}_drain`, out);
     if (runs('scale')) {
       out(`scale: ${opts.scale} active checks`);
       const queues = openQueues(redis, RUN);
