@@ -59,7 +59,7 @@ export interface RecoveryResult {
 }
 
 /** One down alert as the receiver saw it. */
-interface Arrival {
+export interface Arrival {
   uuid: string;
   key: string;
   atMs: number;
@@ -155,8 +155,11 @@ function workerEnv(stage: Stage): Record<string, string> {
   return { MONGODB_URI: stage.mongoUri, REDIS_URL: stage.redisUrl, QUEUE_PREFIX: stage.prefix, LOG_LEVEL: 'info', INTEGRATIONS_ALLOW_PRIVATE_IPS: 'true' };
 }
 
-/** Delays and repeats from the receiver's arrivals (the first arrival per check counts; later ones are repeats). */
-function tally(arrivals: readonly Arrival[], at: Date, fault: Fault, count: number): Omit<RecoveryResult, 'flips' | 'flippedTwice'> {
+/**
+ * Delays and repeats from a receiver's down alerts: the first arrival per check gives its delay (milliseconds after `at`),
+ * later ones are repeats, counted apart when they carry the first one's Idempotency-Key.
+ */
+export function tally(arrivals: readonly Arrival[], at: Date, fault: Fault, count: number): Omit<RecoveryResult, 'flips' | 'flippedTwice'> {
   const first = new Map<string, Arrival>();
   let repeatsSameKey = 0;
   for (const a of arrivals) {

@@ -15,7 +15,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 /** Throughput with one and with two web processes (scripts/bench/scaleout.ts). */
 export async function reportScaleOut(stage: ScaleOutStage, out: Out): Promise<void> {
   out(`ping throughput with one and with two web processes (unpinned, one worker), ${stage.shape.connections} connections spread over them, ${stage.shape.durationS} s each:`);
-  out('| web processes | pings answered | pings/s | p50 ms | p99 ms | 200s | errors | stored (sum of n_pings) | all stored after the load | peak RSS MB |');
+  out('| web processes | mode | pings/s | p50 ms | p99 ms | 200s | errors | stored (sum of n_pings) | all stored after the load | peak RSS MB |');
   out('|---|---|---|---|---|---|---|---|---|---|');
   const rows: ScaleOutRow[] = [];
   await measureScaleOut(stage, (row) => {
