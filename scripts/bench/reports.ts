@@ -25,8 +25,11 @@ export async function reportScaleOut(stage: ScaleOutStage, out: Out): Promise<vo
     out(`| ${row.webs} | ${row.mode} | ${Math.round(r.rps)} | ${r.p50Ms} | ${r.p99Ms} | ${r.ok} | ${r.non2xx + r.errors} | ${row.stored} | ${caught} | ${row.peakRssMb.map((mb) => mb ?? '?').join(', ')} |`);
   });
   for (const mode of new Set(rows.map((r) => r.mode))) {
-    const [one, two] = [1, 2].map((n) => rows.find((r) => r.mode === mode && r.webs === n)?.result.rps);
-    if (one && two) out(`${mode}: two web processes / one = ${(two / one).toFixed(2)}x pings/s`);
+    const mean = (n: number): number => {
+      const of = rows.filter((r) => r.mode === mode && r.webs === n);
+      return of.reduce((sum, r) => sum + r.result.rps, 0) / of.length;
+    };
+    out(`${mode}: two web processes / one = ${(mean(2) / mean(1)).toFixed(2)}x pings/s (means of the loads; one ${Math.round(mean(1))}/s, two ${Math.round(mean(2))}/s)`);
   }
   out();
 }

@@ -9,6 +9,8 @@ import { freePort, peakRssMbOf, startNode, waitForHttp, type Child } from './pro
 import { load, type LoadOptions, type LoadResult } from './throughput.js';
 import { inBatches } from './lateness.js';
 
+/** Web processes under each load, in turn: alternated, so that neither count always runs on what the other left behind. */
+const ORDER = [1, 2, 2, 1];
 /** How long stored pings may take to catch up with the 200s after a load, milliseconds. */
 const CATCH_UP_WITHIN_MS = 600_000;
 
@@ -69,8 +71,8 @@ async function pingEachOnce(stage: ScaleOutStage, origin: string): Promise<void>
 }
 
 /**
- * For each mode (as configured, then PING_ACK_MS=0): two web processes started, the load at the first alone, then
- * at both; each load waits for MongoDB to catch up before the next.
+ * For each mode (as configured, then PING_ACK_MS=0): two web processes started, then the load at the first alone, at
+ * both, at both again and at the first alone ({@link ORDER}); each load waits for MongoDB to catch up before the next.
  *
  * @param report - Called with each load's row as soon as it is known.
  * @throws Error when a web process does not answer within 60 s.
@@ -82,7 +84,7 @@ export async function measureScaleOut(stage: ScaleOutStage, report: (row: ScaleO
     try {
       // Each check pinged once through each process first, so that neither asks MongoDB whether a check exists during the load.
       for (const web of webs) await pingEachOnce(stage, web.origin);
-      for (const n of [1, 2]) {
+      for (const n of ORDER) {
         const row = await loadAndCatchUp(stage, webs.slice(0, n).map((w) => w.origin));
         report({ mode, webs: n, ...row, peakRssMb: webs.slice(0, n).map((w) => peakRssMbOf(w.child)) });
       }
