@@ -6,7 +6,10 @@
  * the cost of scale (Redis bytes per check, a sweep pass, ping latency with
  * 100,000 active checks), and the end of a maintenance window holding 10,000
  * down checks (their alerts measured from the window's end), on this machine, with the service's real web and
- * worker processes.
+ * worker processes; and issue 24's figures: throughput with one and with two web
+ * processes, recovery times after a worker kill and a Redis flush (on a redis-server
+ * of the phase's own), and the drain after a burst with the database paused (a
+ * FerretDB of the phase's own), all with the shipped intervals.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
@@ -24,13 +27,12 @@
  * over as many checks made through its API, and counts what it stored the same way.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
- *                    [--mass-trials N] [--window-checks N] [--window-lead S]
- *                    [--phases throughput,lateness,alerts,scale,window] [--web-cpu N|none]
+ *                    [--mass-trials N] [--recovery-checks N] [--window-checks N] [--window-lead S] [--web-cpu N|none]
+ *                    [--phases throughput,scaleout,lateness,alerts,recovery,drain,scale,window]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import mongoose from 'mongoose';
 import { Redis } from 'ioredis';
@@ -40,7 +42,7 @@ import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import { createProject } from '../../shared/services/projects.js';
-import { peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
+import { freePort, peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
 import { load, loadOf, startCeilingServer, type LoadResult } from './throughput.js';
 import { createChecks, inBatches, measureLateness } from './lateness.js';
 import { measureAlertLatency } from './alerts.js';
@@ -48,6 +50,7 @@ import { measureScale } from './scale.js';
 import { measureWindowEnd } from './window.js';
 import { createReferenceChecks, deleteReferenceChecks, loadReference, localOrigin, referenceNPings, type Reference } from './reference.js';
 import { summarize, type Summary } from './stats.js';
+import { reportDrain, reportRecovery, reportScaleOut } from './reports.js';
 
 const RUN = `hc_bench_${process.pid}`;
 
@@ -58,7 +61,7 @@ function count(value: string): number {
 }
 
 /** The bench's phases, in the order they run. */
-const PHASES = ['throughput', 'lateness', 'alerts', 'scale', 'window'] as const;
+const PHASES = ['throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window'] as const;
 type Phase = (typeof PHASES)[number];
 
 function phases(value: string): Phase[] {
@@ -87,6 +90,7 @@ const program = new Command('bench')
   .option('--duration <s>', 'seconds of each ping load', count, 20)
   .option('--connections <n>', 'concurrent connections of each ping load', count, 50)
   .option('--trials <n>', 'single-check trials of lateness and alert latency', count, 10)
+  .option('--recovery-checks <n>', 'checks due in the same instant in each fault of the recovery phase', count, 300)
   .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
   .option('--window-checks <n>', 'checks down in the one maintenance window of the window phase', count, 10_000)
   .option('--window-lead <s>', 'seconds from their deadline to the window\'s end (time to go down and be held first)', count, 60)
@@ -98,7 +102,7 @@ const program = new Command('bench')
   .option('--reference-pid <n>', 'its server\'s master process, for CPU time per request', count, process.env.REFERENCE_PID ? Number(process.env.REFERENCE_PID) : undefined);
 program.parse();
 const opts = program.opts<{
-  checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; phases: Phase[]; webCpu: number | undefined;
+  checks: number; scale: number; duration: number; connections: number; trials: number; massTrials: number; recoveryChecks: number; phases: Phase[]; webCpu: number | undefined;
   windowChecks: number; windowLead: number;
   referenceUrl?: string; referenceKey?: string; referenceServer: string; referencePid?: number;
 }>();
@@ -152,15 +156,6 @@ async function trialsOf(trials: number, measure: () => Promise<Summary>): Promis
 interface Served {
   child: Child;
   origin: string;
-}
-
-/** A free TCP port on 127.0.0.1 for the bench's web process (a fixed one could be answered by a stale server). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -283,6 +278,8 @@ async function main(): Promise<void> {
     out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
     let service: LoadResult | undefined;
     if (runs('throughput')) service = await measureThroughput({ child: children[0], origin }, { child: children[2], origin: journalOrigin }, paths, ids);
+    const shape = { connections: opts.connections, durationS: opts.duration };
+    if (runs('scaleout')) await reportScaleOut({ env, paths, nPings: () => nPingsOf(ids), shape }, out);
     if (runs('lateness') || runs('alerts')) {
       out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
       out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
@@ -306,6 +303,8 @@ async function main(): Promise<void> {
       const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, project._id, 1, false)).alerts);
       out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);
     }
+    if (runs('recovery')) await reportRecovery(config.mongodbUri, `${RUN}_recovery`, opts.recoveryChecks, out);
+    if (runs('drain')) await reportDrain(config.mongodbUri, config.redisUrl, redis, `${RUN}_drain`, out);
     if (runs('scale')) {
       out(`scale: ${opts.scale} active checks`);
       const queues = openQueues(redis, RUN);

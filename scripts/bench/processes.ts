@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Linux's clock ticks per second (USER_HZ), the unit of CPU times in /proc. */
@@ -35,6 +36,54 @@ export function startNode(args: string | string[], env: Record<string, string>, 
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** A started child whose output the bench reads (to know when it is ready). */
+export interface WatchedChild extends Child {
+  /** Its stdout and stderr, interleaved: the last 64 KB. */
+  output(): string;
+}
+
+/** Output kept per watched child, characters. */
+const OUTPUT_KEPT = 65_536;
+
+/**
+ * {@link startNode} with the child's stdout and stderr kept (the last 64 KB), unpinned.
+ *
+ * @param args - A compiled entry point, e.g. `dist/workers/main.js`.
+ */
+export function startWatched(args: string, env: Record<string, string>): WatchedChild {
+  const child = spawn(process.execPath, [args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(10_000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { process: child, stop, output: () => output };
+}
+
+/**
+ * Waits until a watched child has printed `text` (a log message, e.g. `workers started`).
+ *
+ * @param timeoutMs - Give up after this many milliseconds.
+ * @throws Error with the child's last output when it exits first or does not print it in time.
+ */
+export async function waitForOutput(child: WatchedChild, text: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!child.output().includes(text)) {
+    if (child.process.exitCode !== null || child.process.signalCode !== null || Date.now() > until) {
+      throw new Error(`no "${text}" from ${String(child.process.spawnargs.at(-1))} (exit ${child.process.exitCode ?? child.process.signalCode}); its output:\n${child.output().slice(-2000)}`);
+    }
+    await sleep(100);
+  }
 }
 
 /**
@@ -81,4 +130,13 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
     await sleep(100);
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A free TCP port on 127.0.0.1 for a server of the bench (a fixed one could be answered by a stale server). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -32,12 +32,13 @@ export interface LoadOptions {
 /**
  * Fires GET requests at `origin`, path `paths[i++ % paths.length]` per request.
  *
- * @param origin - For example `http://127.0.0.1:8000`.
+ * @param origin - For example `http://127.0.0.1:8000`; several spread the connections evenly over them (as a load balancer would).
  */
-export async function load(origin: string, paths: string[], opts: LoadOptions): Promise<LoadResult> {
+export async function load(origin: string | string[], paths: string[], opts: LoadOptions): Promise<LoadResult> {
   let i = 0;
   const result = await autocannon({
-    url: origin,
+    // autocannon takes several URLs (its README), its type declares one.
+    url: origin as string,
     connections: opts.connections,
     duration: opts.durationS,
     requests: [
