@@ -1,13 +1,16 @@
 /**
  * Per-project Prometheus metrics at the reference's three paths (README, Operations). The key picks the project, the
  * UUID only has to be well formed; no Bearer → 401, key not 32 characters → 400, not a read-only key → 403 (empty).
+ * A named read-only key made in the web app counts as the project's own read-only key.
  */
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { Check } from '../../shared/models/check.js';
-import { findProjectByReadonlyKey } from '../../shared/services/projects.js';
+import { findProjectByReadonlyKey, hashApiKey } from '../../shared/services/projects.js';
+import { apiKeyByDigest } from '../../shared/services/api-keys.js';
+import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { renderProjectMetrics, type MetricsCheck } from '../presenters/project-metrics.js';
 
 /** The reference's `slug` path converter, which the key must match. */
@@ -29,6 +32,14 @@ function keyOf(req: Request): string {
   return header.slice('Bearer '.length);
 }
 
+/** The project of a read-only key: the project's own, or a named read-only key made in the web app; null for any other. */
+async function projectOfReadonlyKey(key: string): Promise<ProjectDoc | null> {
+  const own = await findProjectByReadonlyKey(key);
+  if (own) return own;
+  const named = await apiKeyByDigest(hashApiKey(key));
+  return named?.readOnly ? Project.findById(named.projectId).lean<ProjectDoc>() : null;
+}
+
 /** The metrics router; `clock` gives the moment live statuses are computed at. */
 export function projectMetricsRouter(clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
@@ -37,7 +48,7 @@ export function projectMetricsRouter(clock: Clock): Router {
     if (req.params.key !== undefined && !SLUG_RE.test(String(req.params.key))) throw notFound();
     const key = keyOf(req);
     if ([...key].length !== KEY_LENGTH) throw new AppError(400, 'api key is not 32 characters', 'empty');
-    const project = await findProjectByReadonlyKey(key);
+    const project = await projectOfReadonlyKey(key);
     if (!project) throw new AppError(403, 'not a read-only api key', 'empty');
     const checks = await Check.find({ projectId: project._id }, PROJECTION).sort({ created: 1, _id: 1 }).lean<MetricsCheck[]>();
     // setHeader, not res.type(): the reference sends exactly `text/plain`.

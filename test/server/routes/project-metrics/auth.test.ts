@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { buildCheck } from '../../../helpers/factories.js';
+import { createApiKey, revokeApiKey } from '../../../../shared/services/api-keys.js';
 import { READONLY_KEY, appWith, opsOf, projectWithReadonlyKey } from './support.js';
 
 describe('GET /projects/<uuid>/metrics/<key>: keys and routes', () => {
@@ -14,6 +15,18 @@ describe('GET /projects/<uuid>/metrics/<key>: keys and routes', () => {
     const project = await projectWithReadonlyKey();
     const res = await appWith().get(`/projects/${project.project._id}/metrics/${project.apiKeyReadonly}`);
     expect(res.status).to.equal(200);
+  });
+
+  it('accepts a named read-only key made in the web app, and refuses a named read-write key or a revoked one with 403', async () => {
+    const project = await projectWithReadonlyKey();
+    const id = project.project._id;
+    const readOnly = await createApiKey(id, 'wall', true, new Date());
+    const readWrite = await createApiKey(id, 'deploys', false, new Date());
+    expect((await appWith().get(`/projects/${id}/metrics/${readOnly.key}`)).status).to.equal(200);
+    expect([(await appWith().get(`/projects/${id}/metrics/${readWrite.key}`)).status]).to.deep.equal([403]);
+    await revokeApiKey(id, readOnly.doc._id);
+    const revoked = await appWith().get(`/projects/${id}/metrics/${readOnly.key}`);
+    expect([revoked.status, revoked.text]).to.deep.equal([403, '']);
   });
 
   it('refuses the read-write key with 403 and an empty body', async () => {
