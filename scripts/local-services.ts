@@ -50,12 +50,16 @@ export async function isListening(port: number, timeoutMs = 500): Promise<boolea
   });
 }
 
-/** Stops a child: SIGTERM, then SIGKILL after {@link STOP_TIMEOUT_MS}. */
-async function stopChild(child: ChildProcess): Promise<void> {
+/**
+ * Stops a child: SIGTERM, then SIGKILL when it has not exited after `graceMs` milliseconds; at once when it has exited.
+ *
+ * @param graceMs - By default {@link STOP_TIMEOUT_MS}.
+ */
+export async function stopChild(child: ChildProcess, graceMs = STOP_TIMEOUT_MS): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }
@@ -472,8 +476,8 @@ async function initCluster(dataDir: string, user: PostgresUser | undefined, init
   renameSync(building, dataDir);
 }
 
-/** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (a fixed one could be answered by a stale server). */
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -12,8 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import type { Redis } from 'ioredis';
 import { Check } from '../../shared/models/check.js';
-import { freePort, peakRssMbOf, startWatched, waitForHttp, waitForOutput, type WatchedChild } from './processes.js';
+import { freePort } from '../local-services.js';
+import { removeKeys, waitUntil } from './common.js';
 import { insertProject, startOwnDatabase } from './own-database.js';
+import { peakRssMbOf, startWatched, startWorker, waitForHttp, type WatchedChild } from './processes.js';
 
 /** Concurrent clients, checks they ping, and how long the database is paused, milliseconds (as the fault test). */
 const CLIENTS = 200;
@@ -76,9 +78,9 @@ export async function measureDrain(mongoUri: string, redisUrl: string, redis: Re
     const origin = `http://127.0.0.1:${port}`;
     const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'info', BASE_URL: origin };
     const web = startWatched('dist/server/main.js', { ...env, PORT: String(port) });
-    const worker = startWatched('dist/workers/main.js', env);
-    children.push(web, worker);
-    await Promise.all([waitForHttp(`${origin}/api/v3/status/`, 60_000), waitForOutput(worker, 'workers started', 120_000)]);
+    children.push(web);
+    children.push(await startWorker(env));
+    await waitForHttp(`${origin}/api/v3/status/`, 60_000);
     // Every check pinged once first: known to the web process, as checks pinged regularly are.
     for (const id of ids) if ((await fetch(`${origin}/ping/${id}`)).status !== 200) throw new Error('warm-up ping refused');
 
@@ -101,18 +103,13 @@ export async function measureDrain(mongoUri: string, redisUrl: string, redis: Re
     await Promise.all(clients);
     const loadEnded = Date.now();
     const visibleAtEnd = await visiblePings(origin, apiKey);
-    let visible = visibleAtEnd;
-    while (visible < acknowledged && Date.now() - loadEnded < DRAIN_WITHIN_MS) {
-      await sleep(200);
-      visible = await visiblePings(origin, apiKey);
-    }
-    const drainMs = visible >= acknowledged ? Date.now() - loadEnded : undefined;
+    const drained = await waitUntil(async () => (await visiblePings(origin, apiKey)) >= acknowledged, loadEnded + DRAIN_WITHIN_MS - Date.now());
+    const drainMs = drained ? Date.now() - loadEnded : undefined;
     const applyRate = drainMs === undefined || drainMs === 0 ? undefined : Math.round(((acknowledged - visibleAtEnd) * 1000) / drainMs);
     return { backend: db.backend, acknowledged, statuses, visibleAtEnd, drainMs, applyRate, webPeakRssMb: peakRssMbOf(web) };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await db.stop();
-    const keys = await redis.keys(`${prefix}:*`);
-    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+    await removeKeys(redis, prefix);
   }
 }

@@ -15,14 +15,12 @@
  *   npm run bench:embedded -- [--checks N] [--history N] [--duration S] [--connections N]
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import {
-  findPostgres, locateMongod, startEmbeddedMongo, startFerretDB, startPostgresCluster, startRedisServer, type LocalService,
+  findPostgres, freePort, locateMongod, startEmbeddedMongo, startFerretDB, startPostgresCluster, startRedisServer, type LocalService,
 } from '../local-services.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
@@ -30,21 +28,10 @@ import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
 import { PRUNE_EVERY } from '../../shared/pings/record.js';
 import { createProject } from '../../shared/services/projects.js';
+import { count, idsOf, nPingsOf, out, PER_ROUND_TRIP, slicesOf, waitUntil, whole } from './common.js';
 import { createChecks } from './lateness.js';
 import { startNode, waitForHttp } from './processes.js';
 import { load, type LoadResult } from './throughput.js';
-
-function count(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number above 0');
-  return n;
-}
-
-function whole(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number');
-  return n;
-}
 
 const program = new Command('bench:embedded')
   .option('--checks <n>', 'checks the pings cycle over', count, 1000)
@@ -56,15 +43,6 @@ const opts = program.opts<{ checks: number; history: number; duration: number; c
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FERRETDB_BIN = join(ROOT, '.data/bin/ferretdb');
-const out = (line = ''): boolean => process.stdout.write(`${line}\n`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A database to measure: starts it on `port` with its data under `dir`. */
 interface Backend {
@@ -107,23 +85,17 @@ async function createBenchChecks(count: number, history: number): Promise<string
   const { project } = await createProject({ name: 'bench', checkLimit: count });
   const now = Date.now();
   const paths = await createChecks(project._id, count, { timeout: 86400, grace: 3600, status: 'up', lastPing: new Date(now) });
-  const ids = paths.map((path) => path.split('/').pop()!);
+  const ids = idsOf(paths);
   const offset = (i: number) => i % PRUNE_EVERY;
-  for (let i = 0; i < ids.length; i += 1000) {
-    await Check.bulkWrite(ids.slice(i, i + 1000).map((_id, j) => ({ updateOne: { filter: { _id }, update: { $set: { nPings: offset(i + j) + history } } } })));
+  for (let i = 0; i < ids.length; i += PER_ROUND_TRIP) {
+    await Check.bulkWrite(ids.slice(i, i + PER_ROUND_TRIP).map((_id, j) => ({ updateOne: { filter: { _id }, update: { $set: { nPings: offset(i + j) + history } } } })));
   }
   const pings = ids.flatMap((checkId, c) => Array.from({ length: history }, (_, i) => ({
     checkId, n: offset(c) + i + 1, created: new Date(now - (history - i) * 60_000), kind: 'success',
     scheme: 'http', remoteAddr: '127.0.0.1', method: 'GET', ua: 'bench', body: null, exitStatus: null, rid: null,
   })));
-  for (let i = 0; i < pings.length; i += 1000) await Ping.collection.insertMany(pings.slice(i, i + 1000), { ordered: false });
+  for (const slice of slicesOf(pings)) await Ping.collection.insertMany(slice, { ordered: false });
   return paths;
-}
-
-/** The pings the checks `ids` have had (the sum of their `nPings`). */
-async function nPingsOf(ids: string[]): Promise<number> {
-  const rows = await Check.find({ _id: { $in: ids } }, { nPings: 1 }).lean<{ nPings: number }[]>();
-  return rows.reduce((sum, c) => sum + c.nPings, 0);
 }
 
 /** One run's figures. */
@@ -155,19 +127,13 @@ async function measure(backend: Backend): Promise<Figures> {
     await connectDb(mongoUri);
     started.unshift({ name: 'bench connection', stop: disconnectDb });
     const paths = await createBenchChecks(opts.checks, opts.history);
-    const ids = paths.map((path) => path.split('/').pop()!);
+    const ids = idsOf(paths);
     const before = await nPingsOf(ids);
     const result = await load(origin, paths, { connections: opts.connections, durationS: opts.duration });
     const loadEnded = Date.now();
     const storedPerS = ((await nPingsOf(ids)) - before) / opts.duration;
-    let caughtUpS: number | undefined;
-    while (Date.now() - loadEnded < 300_000) {
-      if ((await nPingsOf(ids)) - before >= result.ok) {
-        caughtUpS = (Date.now() - loadEnded) / 1000;
-        break;
-      }
-      await sleep(200);
-    }
+    const caughtUp = await waitUntil(async () => (await nPingsOf(ids)) - before >= result.ok, loadEnded + 300_000 - Date.now());
+    const caughtUpS = caughtUp ? (Date.now() - loadEnded) / 1000 : undefined;
     return { load: result, storedPerS, caughtUpS };
   } finally {
     for (const service of started) await service.stop();

@@ -5,27 +5,16 @@
  * `recorded` time minus its `created` time, which is the computed going-down
  * moment (last ping + timeout + grace).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Flip } from '../../shared/models/flip.js';
+import { idsOf, pingEach, slicesOf, waitUntil } from './common.js';
 import { summarize, type Summary } from './stats.js';
 
 /** Bench check period, seconds. */
 const TIMEOUT_S = 2;
 /** Bench grace, seconds. */
 const GRACE_S = 1;
-
-/**
- * Runs `fn` over `items` with at most `limit` in flight.
- */
-export async function inBatches<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(lanes);
-}
 
 /**
  * Creates `count` checks in the project, inserted into MongoDB directly: how
@@ -38,7 +27,7 @@ export async function inBatches<T>(items: T[], limit: number, fn: (item: T) => P
 export async function createChecks(projectId: string, count: number, fields: Partial<CheckDoc>): Promise<string[]> {
   const now = new Date();
   const docs = Array.from({ length: count }, (_, i) => ({ _id: randomUUID(), projectId, badgeKey: randomUUID(), created: now, name: `bench-${i}`, ...fields }));
-  for (let i = 0; i < docs.length; i += 1000) await Check.insertMany(docs.slice(i, i + 1000));
+  for (const slice of slicesOf(docs)) await Check.insertMany(slice);
   return docs.map((d) => `/ping/${d._id}`);
 }
 
@@ -51,18 +40,14 @@ export async function createChecks(projectId: string, count: number, fields: Par
 export async function measureLateness(origin: string, projectId: string, count: number): Promise<Summary> {
   const paths = await createChecks(projectId, count, { timeout: TIMEOUT_S, grace: GRACE_S, tags: 'lateness' });
   const pinged = Date.now();
-  await inBatches(paths, 50, async (path) => {
-    const res = await fetch(origin + path);
-    if (!res.ok) throw new Error(`ping: HTTP ${res.status}`);
-  });
-  const until = pinged + (TIMEOUT_S + GRACE_S) * 1000 + 60_000;
-  const ids = paths.map((p) => p.split('/').pop()!);
+  await pingEach(origin, paths);
+  const ids = idsOf(paths);
   let flips: { created: Date; recorded: Date }[] = [];
-  while (Date.now() < until) {
+  const within = pinged + (TIMEOUT_S + GRACE_S) * 1000 + 60_000 - Date.now();
+  await waitUntil(async () => {
     flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, recorded: 1 }).lean();
-    if (flips.length >= count) break;
-    await sleep(count === 1 ? 20 : 250);
-  }
+    return flips.length >= count;
+  }, within, count === 1 ? 20 : 250);
   if (flips.length < count) throw new Error(`only ${flips.length} of ${count} checks flipped`);
   return summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime()));
 }

@@ -15,8 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Connection } from 'mongoose';
 import { Project } from '../../shared/models/project.js';
 import { hashApiKey } from '../../shared/services/projects.js';
-import { findPostgres, isListening } from '../local-services.js';
-import { freePort } from './processes.js';
+import { findPostgres, freePort, isListening, stopChild } from '../local-services.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -83,13 +82,9 @@ export async function startOwnDatabase(mongoUri: string, name: string): Promise<
   const child = spawn(bin, args, { stdio: ['ignore', log, log] });
   closeSync(log);
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGCONT');
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5_000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    // A paused process does not act on SIGTERM before it is resumed.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGCONT');
+    await stopChild(child, 5_000);
     if (pgUrl) pgClient('dropdb', pgUrl, name);
     rmSync(dir, { recursive: true, force: true });
   };

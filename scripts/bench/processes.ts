@@ -1,14 +1,16 @@
 /**
  * Starting the service's own processes (web, worker) as children for the
- * bench, exactly as the Procfile runs them.
+ * bench, exactly as the Procfile runs them, and reading their CPU time and memory from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, stopChild } from '../local-services.js';
 
 /** Linux's clock ticks per second (USER_HZ), the unit of CPU times in /proc. */
 const CLOCK_TICKS_PER_S = 100;
+/** How long a stopping child may finish its work before it is killed, milliseconds. */
+const STOP_GRACE_MS = 10_000;
 
 /** A started child and how to stop it. */
 export interface Child {
@@ -16,8 +18,14 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A server process of the bench and where it answers. */
+export interface Served {
+  child: Child;
+  origin: string;
+}
+
 /**
- * Runs `node <args>` with `env` added to the current environment.
+ * Runs `node <args>` with `env` added to the current environment; its stdout is dropped, its stderr shown.
  *
  * @param args - A compiled entry point, e.g. `dist/server/main.js`, or node's own arguments (`-e <code>`).
  * @param cpu - Pins the process to this CPU (`taskset -c`); undefined runs it unpinned.
@@ -26,16 +34,7 @@ export function startNode(args: string | string[], env: Record<string, string>, 
   const argv = [process.execPath, ...(typeof args === 'string' ? [args] : args)];
   const command = cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
   const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return {
-    process: child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
+  return { process: child, stop: () => stopChild(child, STOP_GRACE_MS) };
 }
 
 /** A started child whose output the bench reads (to know when it is ready). */
@@ -60,14 +59,7 @@ export function startWatched(args: string, env: Record<string, string>): Watched
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(10_000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  return { process: child, stop, output: () => output };
+  return { process: child, stop: () => stopChild(child, STOP_GRACE_MS), output: () => output };
 }
 
 /**
@@ -87,19 +79,57 @@ export async function waitForOutput(child: WatchedChild, text: string, timeoutMs
 }
 
 /**
- * CPU time (user + system) a child has used so far, in milliseconds, read
+ * A web process (`dist/server/main.js`) on a free port, `PORT` and `BASE_URL` set to it, with `env` added.
+ *
+ * @param cpu - Pins it to this CPU; undefined runs it unpinned.
+ * @returns It and its origin, once its status answers.
+ * @throws Error when it does not answer within 60 s (it is stopped first).
+ */
+export async function startWeb(env: Record<string, string>, cpu?: number): Promise<Served> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = startNode('dist/server/main.js', { ...env, PORT: String(port), BASE_URL: origin }, cpu);
+  await waitForHttp(`${origin}/api/v3/status/`, 60_000).catch(async (err: unknown) => {
+    await child.stop();
+    throw err;
+  });
+  return { child, origin };
+}
+
+/**
+ * A worker process (`dist/workers/main.js`) with `env` added, its output kept.
+ *
+ * @returns It, once it says it has started.
+ * @throws Error when it does not say so within 120 s (it is stopped first).
+ */
+export async function startWorker(env: Record<string, string>): Promise<WatchedChild> {
+  const worker = startWatched('dist/workers/main.js', env);
+  await waitForOutput(worker, 'workers started', 120_000).catch(async (err: unknown) => {
+    await worker.stop();
+    throw err;
+  });
+  return worker;
+}
+
+/**
+ * CPU time (user + system) process `pid` has used so far, in milliseconds, read
  * from /proc: a figure of its own, whatever else runs on the machine.
  *
- * @returns undefined where /proc cannot tell (not Linux, or the child has exited).
+ * @returns undefined where /proc cannot tell (not Linux, or the process has exited).
  */
-export function cpuMsOf(child: Child): number | undefined {
+export function cpuMsOfPid(pid: number | undefined): number | undefined {
   try {
     // Fields after the command name: state is field 3, utime 14, stime 15 (man 5 proc).
-    const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
   } catch {
     return undefined;
   }
+}
+
+/** {@link cpuMsOfPid} of a child, milliseconds. */
+export function cpuMsOf(child: Child): number | undefined {
+  return cpuMsOfPid(child.process.pid);
 }
 
 /**
@@ -130,13 +160,4 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
     await sleep(100);
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-/** A free TCP port on 127.0.0.1 for a server of the bench (a fixed one could be answered by a stale server). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

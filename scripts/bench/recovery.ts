@@ -12,8 +12,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,9 +23,11 @@ import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import { validateChannelValue } from '../../shared/notify/kinds.js';
 import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
-import { startRedisServer } from '../local-services.js';
+import { freePort, startRedisServer } from '../local-services.js';
+import { databaseUri, waitUntil } from './common.js';
 import { insertProject } from './own-database.js';
-import { freePort, startWatched, waitForOutput, type WatchedChild } from './processes.js';
+import { startWatched, startWorker, type WatchedChild } from './processes.js';
+import { startReceiver } from './receiver.js';
 import { summarize, type Summary } from './stats.js';
 
 /** The faults measured, in the order they run. */
@@ -65,28 +65,6 @@ export interface Arrival {
   atMs: number;
 }
 
-/** A local webhook receiver recording every down alert (check, Idempotency-Key, arrival in epoch milliseconds). */
-async function startReceiver(): Promise<{ url: string; arrivals: Arrival[]; close: () => Promise<void> }> {
-  const arrivals: Arrival[] = [];
-  const server = createServer((req, res) => {
-    const atMs = Date.now();
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const alert = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { uuid: string; status: string };
-      if (alert.status === 'down') arrivals.push({ uuid: alert.uuid, key: String(req.headers['idempotency-key']), atMs });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = async (): Promise<void> => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return { url: `http://127.0.0.1:${port}/hook`, arrivals, close };
-}
-
 /** Where the phase runs: its own MongoDB database (URI, connection, project) and its own Redis. */
 interface Stage {
   mongoUri: string;
@@ -95,13 +73,6 @@ interface Stage {
   prefix: string;
   redisUrl: string;
   redis: Redis;
-}
-
-/** A worker process on the shipped intervals, once it says it has started (120 s at most). */
-async function startWorker(stage: Stage): Promise<WatchedChild> {
-  const worker = startWatched('dist/workers/main.js', workerEnv(stage));
-  await waitForOutput(worker, 'workers started', 120_000);
-  return worker;
 }
 
 /** Sleeps until epoch millisecond `atMs` (at once when it has passed). */
@@ -113,12 +84,15 @@ const sleepUntil = (atMs: number): Promise<void> => sleep(Math.max(0, atMs - Dat
  * @throws Error when a worker does not start, or the deadline is too near once the checks are in (the database too slow).
  */
 async function measureFault(stage: Stage, fault: Fault, count: number): Promise<RecoveryResult> {
-  const receiver = await startReceiver();
+  const arrivals: Arrival[] = [];
+  const receiver = await startReceiver(({ uuid, status, key }, atMs) => {
+    if (status === 'down') arrivals.push({ uuid, key, atMs });
+  });
   const workers: WatchedChild[] = [];
   const queues = openQueues(stage.redis, stage.prefix);
   try {
-    workers.push(await startWorker(stage));
-    if (fault === FAULTS[0]) workers.push(await startWorker(stage));
+    workers.push(await startWorker(workerEnv(stage)));
+    if (fault === FAULTS[0]) workers.push(await startWorker(workerEnv(stage)));
     const channel = { _id: randomUUID(), projectId: stage.projectId, name: 'bench-recovery', kind: 'webhook', value: validateChannelValue('webhook', receiver.url), created: new Date() };
     await stage.db.model(Channel.modelName, Channel.schema).create(channel);
     const at = new Date(Date.now() + LEAD_MS);
@@ -138,11 +112,10 @@ async function measureFault(stage: Stage, fault: Fault, count: number): Promise<
       workers[0].process.kill('SIGKILL');
       if (fault === FAULTS[1]) workers.push(startWatched('dist/workers/main.js', workerEnv(stage)));
     }
-    const alerted = (): number => new Set(receiver.arrivals.map((a) => a.uuid)).size;
-    const until = at.getTime() + ALERTS_WITHIN_MS;
-    while (alerted() < count && Date.now() < until) await sleep(100);
+    const alerted = (): number => new Set(arrivals.map((a) => a.uuid)).size;
+    await waitUntil(() => alerted() >= count, at.getTime() + ALERTS_WITHIN_MS - Date.now(), 100);
     await sleep(REPEATS_WITHIN_MS);
-    return { ...tally(receiver.arrivals, at, fault, count), ...(await flipsOf(stage.db, ids)) };
+    return { ...tally(arrivals, at, fault, count), ...(await flipsOf(stage.db, ids)) };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await closeQueues(queues);
@@ -197,12 +170,11 @@ export async function measureRecovery(mongoUri: string, prefix: string, count: n
   const server = await startRedisServer(port, join(dir, 'redis'));
   const redisUrl = `redis://127.0.0.1:${port}`;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const url = new URL(mongoUri);
-  url.pathname = `/${prefix}`;
-  const db = await mongoose.createConnection(url.toString()).asPromise();
+  const uri = databaseUri(mongoUri, prefix);
+  const db = await mongoose.createConnection(uri).asPromise();
   try {
     const { projectId } = await insertProject(db, 'bench recovery', count * FAULTS.length);
-    for (const fault of FAULTS) report(await measureFault({ mongoUri: url.toString(), db, projectId, prefix, redisUrl, redis }, fault, count));
+    for (const fault of FAULTS) report(await measureFault({ mongoUri: uri, db, projectId, prefix, redisUrl, redis }, fault, count));
   } finally {
     await db.dropDatabase();
     await db.close();

@@ -7,11 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, fetch } from 'undici';
-import { inBatches } from './lateness.js';
-import { load, type LoadOptions, type LoadResult } from './throughput.js';
-
-/** Linux's clock ticks per second (USER_HZ), the unit of CPU times in /proc. */
-const CLOCK_TICKS_PER_S = 100;
+import { inBatches } from './common.js';
+import { cpuMsOfPid } from './processes.js';
+import { loadWithCpu, type LoadOptions, type LoadResult } from './throughput.js';
 
 /**
  * Connections of the API calls: one per request, never reused. uWSGI's http-socket closes each connection
@@ -64,7 +62,7 @@ async function api(ref: Reference, method: string, path: string, body?: unknown)
  * @param concurrency - Requests in flight at once.
  * @returns The checks' UUIDs.
  */
-export async function createReferenceChecks(ref: Reference, count: number, concurrency: number): Promise<string[]> {
+async function createReferenceChecks(ref: Reference, count: number, concurrency: number): Promise<string[]> {
   const uuids: string[] = [];
   const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
   await inBatches(names, concurrency, async (name) => {
@@ -80,29 +78,27 @@ export async function createReferenceChecks(ref: Reference, count: number, concu
 }
 
 /** The sum of `n_pings` over the checks `uuids` (one API call lists the project's checks). */
-export async function referenceNPings(ref: Reference, uuids: string[]): Promise<number> {
+async function referenceNPings(ref: Reference, uuids: string[]): Promise<number> {
   const { checks } = (await api(ref, 'GET', 'checks/')) as { checks: { uuid: string; n_pings: number }[] };
   const ours = new Set(uuids);
   return checks.filter((c) => ours.has(c.uuid)).reduce((sum, c) => sum + c.n_pings, 0);
 }
 
 /** Deletes the checks `uuids` (with their pings and flips). */
-export async function deleteReferenceChecks(ref: Reference, uuids: string[], concurrency: number): Promise<void> {
+async function deleteReferenceChecks(ref: Reference, uuids: string[], concurrency: number): Promise<void> {
   await inBatches(uuids, concurrency, async (uuid) => void (await api(ref, 'DELETE', `checks/${uuid}`)));
 }
 
 /** CPU time (user + system) of process `pid` and its children so far, milliseconds (undefined when /proc cannot tell). */
 function cpuMsOfTree(pid: number): number | undefined {
+  let children: number[];
   try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
-    // Fields after the command name: state is field 3, utime 14, stime 15 (man 5 proc).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    let ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-    for (const child of children) ms += cpuMsOfTree(child) ?? 0;
-    return ms;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
   } catch {
     return undefined;
   }
+  const own = cpuMsOfPid(pid);
+  return own === undefined ? undefined : children.reduce((ms, child) => ms + (cpuMsOfTree(child) ?? 0), own);
 }
 
 /**
@@ -110,10 +106,23 @@ function cpuMsOfTree(pid: number): number | undefined {
  *
  * @param paths - `/ping/<uuid>` of its checks.
  */
-export async function loadReference(ref: Reference, paths: string[], opts: LoadOptions): Promise<LoadResult> {
-  const before = ref.pid === undefined ? undefined : cpuMsOfTree(ref.pid);
-  const result = await load(ref.origin, paths, opts);
-  const after = ref.pid === undefined ? undefined : cpuMsOfTree(ref.pid);
-  const cpuUsPerRequest = before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / result.requests);
-  return { ...result, cpuUsPerRequest };
+async function loadReference(ref: Reference, paths: string[], opts: LoadOptions): Promise<LoadResult> {
+  return loadWithCpu(ref.origin, paths, opts, () => (ref.pid === undefined ? undefined : cpuMsOfTree(ref.pid)));
+}
+
+/**
+ * The bench's load against the reference over `count` checks made (and pinged once) through its API, with the
+ * pings it stored meanwhile (the sum of their n_pings, as for ours); the checks are deleted after.
+ *
+ * @param opts - The load's shape; its `connections` are also the API calls in flight at once.
+ */
+export async function measureReference(ref: Reference, count: number, opts: LoadOptions): Promise<{ result: LoadResult; stored: number }> {
+  const uuids = await createReferenceChecks(ref, count, opts.connections);
+  try {
+    const before = await referenceNPings(ref, uuids);
+    const result = await loadReference(ref, uuids.map((uuid) => `/ping/${uuid}`), opts);
+    return { result, stored: (await referenceNPings(ref, uuids)) - before };
+  } finally {
+    await deleteReferenceChecks(ref, uuids, opts.connections);
+  }
 }

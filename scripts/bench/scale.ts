@@ -12,9 +12,8 @@ import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import type { Queues } from '../../shared/queues/index.js';
 import { runSweep } from '../../shared/deadlines/sweep.js';
 import { systemClock } from '../../shared/clock.js';
+import { PER_ROUND_TRIP } from './common.js';
 
-/** Checks inserted and scheduled per round trip. */
-const CHUNK = 1000;
 const DAY_MS = 86_400_000;
 /** The sweep interval the pass is measured with (the default, milliseconds). */
 const SWEEP_INTERVAL_MS = 120_000;
@@ -47,9 +46,9 @@ export async function measureScale(queues: Queues, redis: Redis, projectId: stri
   const started = Date.now();
   const before = await usedMemory(redis);
   const paths: string[] = [];
-  for (let done = 0; done < count; done += CHUNK) {
+  for (let done = 0; done < count; done += PER_ROUND_TRIP) {
     const now = Date.now();
-    const docs = Array.from({ length: Math.min(CHUNK, count - done) }, () => {
+    const docs = Array.from({ length: Math.min(PER_ROUND_TRIP, count - done) }, () => {
       const lastPing = new Date(now - Math.random() * DAY_MS);
       const id = randomUUID();
       if (paths.length < 1000) paths.push(`/ping/${id}`);

@@ -4,10 +4,9 @@
  * balancer would), once as configured and once answering from the journal (PING_ACK_MS=0). The web processes of
  * this phase run unpinned, so that a second one can use another core; the bench's one worker applies what they journal.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, peakRssMbOf, startNode, waitForHttp, type Child } from './processes.js';
+import { inBatches, waitUntil } from './common.js';
+import { peakRssMbOf, startWeb } from './processes.js';
 import { load, type LoadOptions, type LoadResult } from './throughput.js';
-import { inBatches } from './lateness.js';
 
 /** Web processes under each load, in turn: alternated, so that neither count always runs on what the other left behind. */
 const ORDER = [1, 2, 2, 1];
@@ -35,24 +34,12 @@ export interface ScaleOutStage {
   shape: LoadOptions;
 }
 
-/** Starts a web process on a free port with `env` added; returns it and its origin once its status answers. */
-async function startWeb(env: Record<string, string>): Promise<{ child: Child; origin: string }> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = startNode('dist/server/main.js', { ...env, PORT: String(port), BASE_URL: origin });
-  await waitForHttp(`${origin}/api/v3/status/`, 60_000);
-  return { child, origin };
-}
-
 /** Waits until the pings stored since `before` reach `count`; returns them and the milliseconds waited (undefined: not within 600 s). */
 async function storedSince(stage: ScaleOutStage, before: number, count: number): Promise<{ stored: number; waitedMs?: number }> {
   const started = Date.now();
-  let stored = (await stage.nPings()) - before;
-  while (stored < count && Date.now() - started < CATCH_UP_WITHIN_MS) {
-    await sleep(200);
-    stored = (await stage.nPings()) - before;
-  }
-  return { stored, waitedMs: stored >= count ? Date.now() - started : undefined };
+  let stored = 0;
+  const caughtUp = await waitUntil(async () => (stored = (await stage.nPings()) - before) >= count, CATCH_UP_WITHIN_MS);
+  return { stored, waitedMs: caughtUp ? Date.now() - started : undefined };
 }
 
 /** Loads `origins` and waits until the pings stored reach the 200s. */

@@ -1,5 +1,5 @@
 /**
- * Percentiles of a sample, for the bench reports.
+ * Percentiles of a sample, the median of several, and trials pooled, for the bench reports.
  */
 
 /** p50/p99/max of a sample, in the sample's unit. */
@@ -21,4 +21,18 @@ export function summarize(values: number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   return { count: sorted.length, p50: rank(50), p99: rank(99), max: sorted[sorted.length - 1] };
+}
+
+/** The median of `values` (the mean of the two middle ones of an even count, rounded). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? Math.round((sorted[middle - 1] + sorted[middle]) / 2) : sorted[Math.floor(middle)];
+}
+
+/** Runs `measure` `trials` times, one after another, and pools the samples' maxima into one summary. */
+export async function trialsOf(trials: number, measure: () => Promise<Summary>): Promise<Summary> {
+  const values: number[] = [];
+  for (let i = 0; i < trials; i++) values.push((await measure()).max);
+  return summarize(values);
 }

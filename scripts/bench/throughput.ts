@@ -62,16 +62,25 @@ export async function load(origin: string | string[], paths: string[], opts: Loa
 }
 
 /**
+ * {@link load}, with the CPU time a server used per request meanwhile.
+ *
+ * @param cpuMs - The server's CPU time so far, milliseconds (undefined when unknown), read before and after the load.
+ */
+export async function loadWithCpu(origin: string, paths: string[], opts: LoadOptions, cpuMs: () => number | undefined): Promise<LoadResult> {
+  const before = cpuMs();
+  const result = await load(origin, paths, opts);
+  const after = cpuMs();
+  const cpuUsPerRequest = before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / result.requests);
+  return { ...result, cpuUsPerRequest };
+}
+
+/**
  * {@link load}, with the CPU time `server`'s process used per request meanwhile.
  *
  * @param server - The process answering at `origin`.
  */
 export async function loadOf(server: Child, origin: string, paths: string[], opts: LoadOptions): Promise<LoadResult> {
-  const before = cpuMsOf(server);
-  const result = await load(origin, paths, opts);
-  const after = cpuMsOf(server);
-  const cpuUsPerRequest = before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / result.requests);
-  return { ...result, cpuUsPerRequest };
+  return loadWithCpu(origin, paths, opts, () => cpuMsOf(server));
 }
 
 /** The ceiling: a bare node:http server answering `OK` on 127.0.0.1:$PORT, as its own process (CommonJS for `node -e`). */

@@ -5,18 +5,17 @@
  * arrival at the receiver, with every webhook request counted (exactly `count`, none sent inside the window, no duplicate).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../../shared/models/check.js';
 import { Notification } from '../../shared/models/notification.js';
 import { createChannel } from '../../shared/services/channels.js';
 import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import type { Queues } from '../../shared/queues/index.js';
+import { idsOf, slicesOf, waitUntil } from './common.js';
 import { createChecks } from './lateness.js';
+import { startReceiver } from './receiver.js';
 import { summarize, type Summary } from './stats.js';
 
-/** Checks whose deadline jobs are added per Redis round trip. */
-const CHUNK = 1000;
 /** How long after the window's end the phase waits for the alerts, milliseconds; those later are counted as missing. */
 const ALERTS_WITHIN_MS = 180_000;
 /** How long the receiver keeps counting after the last expected alert, for a duplicate, milliseconds. */
@@ -40,29 +39,6 @@ export interface WindowResult {
   insideWindow: number;
 }
 
-async function bodyOf(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A local webhook receiver recording every request's arrival (epoch milliseconds) per check UUID. */
-async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number[]>; close: () => void }> {
-  const arrivals = new Map<string, number[]>();
-  const server = createServer((req, res) => {
-    const at = Date.now();
-    void bodyOf(req).then((body) => {
-      const { uuid } = JSON.parse(body) as { uuid: string };
-      arrivals.set(uuid, [...(arrivals.get(uuid) ?? []), at]);
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { url: `http://127.0.0.1:${port}/hook`, arrivals, close: () => server.close() };
-}
-
 /** Creates the one-off window through the API: from now until `end`, covering the checks tagged `tag`. @throws Error on a non-201. */
 async function createWindow(origin: string, apiKey: string, tag: string, end: Date): Promise<void> {
   const res = await fetch(`${origin}/api/v3/maintenance/`, {
@@ -80,37 +56,34 @@ async function createWindow(origin: string, apiKey: string, tag: string, end: Da
  * @throws Error when not every check was held before the window ended (raise `leadS`), or no alert arrived within {@link ALERTS_WITHIN_MS}.
  */
 export async function measureWindowEnd(origin: string, apiKey: string, projectId: string, queues: Queues, count: number, leadS: number): Promise<WindowResult> {
-  const receiver = await startReceiver();
+  /** Every request's arrival (epoch milliseconds) per check UUID. */
+  const arrivals = new Map<string, number[]>();
+  const receiver = await startReceiver(({ uuid }, atMs) => void arrivals.set(uuid, [...(arrivals.get(uuid) ?? []), atMs]));
   try {
     const tag = `window-${randomUUID().slice(0, 8)}`;
     const channel = await createChannel({ projectId, kind: 'webhook', name: `bench-window-${tag}`, value: receiver.url });
     const paths = await createChecks(projectId, count, { status: 'up', timeout: 1, grace: 1, tags: tag, channels: [channel._id] });
-    const ids = paths.map((p) => p.split('/').pop()!);
+    const ids = idsOf(paths);
     // All due in one instant a few seconds ahead, inside the window; the window ends `leadS` seconds after that.
     const deadline = new Date(Date.now() + 5_000);
     const end = new Date(deadline.getTime() + leadS * 1000);
     await createWindow(origin, apiKey, tag, end);
     await Check.updateMany({ projectId, tags: tag }, { $set: { lastPing: new Date(deadline.getTime() - 2_000), deadline } });
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await scheduleDeadlines(queues.deadlines, ids.slice(i, i + CHUNK).map((checkId) => ({ checkId, at: deadline })), new Date());
-    }
+    for (const slice of slicesOf(ids)) await scheduleDeadlines(queues.deadlines, slice.map((checkId) => ({ checkId, at: deadline })), new Date());
     let held = 0;
-    while (Date.now() < end.getTime() && held < count) {
-      held = await Check.countDocuments({ projectId, tags: tag, status: 'down', heldUntil: end });
-      if (held < count) await sleep(500);
-    }
+    await waitUntil(async () => (held = await Check.countDocuments({ projectId, tags: tag, status: 'down', heldUntil: end })) >= count, end.getTime() - Date.now(), 500);
     if (held < count) {
       const down = await Check.countDocuments({ projectId, tags: tag, status: 'down' });
       throw new Error(`only ${held} of ${count} checks were held (${down} down) when the window ended: raise --window-lead`);
     }
-    const insideWindow = [...receiver.arrivals.values()].flat().length;
+    const insideWindow = [...arrivals.values()].flat().length;
     const giveUp = end.getTime() + ALERTS_WITHIN_MS;
-    while (receiver.arrivals.size < count && Date.now() < giveUp) await sleep(250);
-    if (receiver.arrivals.size === 0) throw new Error(`no alert arrived within ${ALERTS_WITHIN_MS / 1000} s of the window's end`);
-    const arrived = receiver.arrivals.size;
+    await waitUntil(() => arrivals.size >= count, giveUp - Date.now(), 250);
+    if (arrivals.size === 0) throw new Error(`no alert arrived within ${ALERTS_WITHIN_MS / 1000} s of the window's end`);
+    const arrived = arrivals.size;
     await sleep(DUPLICATE_WATCH_MS);
     const owed = await Notification.find({ channelId: channel._id, event: 'resumed' }, { flipCreated: 1 }).lean();
-    const all = [...receiver.arrivals.values()];
+    const all = [...arrivals.values()];
     return {
       owed: summarize(owed.map((n) => n.flipCreated.getTime() - end.getTime())),
       alerts: summarize(all.map((times) => times[0]).filter((at) => at <= giveUp).map((at) => at - end.getTime())),
@@ -121,6 +94,6 @@ export async function measureWindowEnd(origin: string, apiKey: string, projectId
       insideWindow,
     };
   } finally {
-    receiver.close();
+    await receiver.close();
   }
 }
