@@ -81,6 +81,8 @@ export function parseOptions(): { opts: BenchOptions; reference: Reference | und
     .option('--reference-pid <n>', 'its server\'s master process, for CPU time per request', count, process.env.REFERENCE_PID ? Number(process.env.REFERENCE_PID) : undefined);
   program.parse();
   const opts = program.opts<BenchOptions>();
+  // Commander stores '' where a parser returns undefined (`--web-cpu none`): unpinned, not `taskset -c ''`.
+  if ((opts.webCpu as unknown) === '') opts.webCpu = undefined;
   if (opts.referenceUrl !== undefined && opts.referenceKey === undefined) program.error('--reference-url needs --reference-key (or REFERENCE_API_KEY)');
   const reference = opts.referenceUrl === undefined || opts.referenceKey === undefined
     ? undefined : { origin: opts.referenceUrl, apiKey: opts.referenceKey, pid: opts.referencePid };
