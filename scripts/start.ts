@@ -30,7 +30,8 @@ import { describeMongoUri, UnreachableError } from '../shared/unreachable.js';
 import { trackQueueDepths } from '../shared/metrics.js';
 import { openPingJournal } from '../shared/pings/replay.js';
 import { openJournalConnection } from '../server/ping/journal-connection.js';
-import { displayPath, isListening, startEmbeddedMongo, startRedisServer, type EmbeddedMongo, type LocalService } from './local-services.js';
+import { startEmbeddedMongo, type EmbeddedMongo } from './embedded-mongo.js';
+import { displayPath, isListening, startRedisServer, type LocalService } from './local-services.js';
 
 const log = logger.child({ module: 'start' });
 

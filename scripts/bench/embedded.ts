@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import {
-  findPostgres, freePort, locateMongod, startEmbeddedMongo, startFerretDB, startPostgresCluster, startRedisServer, type LocalService,
-} from '../local-services.js';
+import { locateMongod, startEmbeddedMongo } from '../embedded-mongo.js';
+import { findPostgres, startPostgresCluster } from '../local-postgres.js';
+import { freePort, startFerretDB, startRedisServer, type LocalService } from '../local-services.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import type { Connection } from 'mongoose';
 import { Project } from '../../shared/models/project.js';
 import { hashApiKey } from '../../shared/services/projects.js';
-import { findPostgres, freePort, isListening, stopChild } from '../local-services.js';
+import { findPostgres } from '../local-postgres.js';
+import { freePort, isListening, stopChild } from '../local-services.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

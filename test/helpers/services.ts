@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isListening, startEmbeddedMongo } from '../../scripts/local-services.js';
+import { startEmbeddedMongo } from '../../scripts/embedded-mongo.js';
+import { isListening } from '../../scripts/local-services.js';
 
 /** Database used by tests inside the MongoDB server; new for every run, so no run reuses another's. */
 export const TEST_DB = `hc_test_${process.pid}_${randomBytes(4).toString('hex')}`;

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import {
-  findPostgres, isListening, locateMongod, startEmbeddedMongo, startPostgresCluster, startRedisServer, type LocalService,
-} from '../../scripts/local-services.js';
+import { locateMongod, startEmbeddedMongo } from '../../scripts/embedded-mongo.js';
+import { findPostgres, startPostgresCluster } from '../../scripts/local-postgres.js';
+import { isListening, startRedisServer, type LocalService } from '../../scripts/local-services.js';
 import { FERRETDB_BIN, freePort } from '../helpers/services.js';
 import { testContext } from '../helpers/hooks.js';
 import { connectQuickly } from './ferretdb/server.js';

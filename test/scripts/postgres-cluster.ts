@@ -1,6 +1,6 @@
 /**
  * Clean-up for tests of npm start's private PostgreSQL cluster
- * (scripts/local-services.ts): what a failed test may leave behind.
+ * (scripts/local-postgres.ts): what a failed test may leave behind.
  */
 import { existsSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
