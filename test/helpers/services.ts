@@ -12,13 +12,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmbeddedMongo } from '../../scripts/embedded-mongo.js';
-import { isListening } from '../../scripts/local-services.js';
+import { freePort, isListening } from '../../scripts/local-services.js';
+
+/** A free TCP port on 127.0.0.1, for the tests' own servers. */
+export { freePort };
 
 /** Database used by tests inside the MongoDB server; new for every run, so no run reuses another's. */
 export const TEST_DB = `hc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -43,18 +45,6 @@ export class TestServicesUnavailable extends Error {
     this.name = 'TestServicesUnavailable';
     this.stack = message;
   }
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 function withDatabase(uri: string, db: string): string {
