@@ -5,7 +5,7 @@
  */
 import type { ChannelDoc } from '../../shared/models/channel.js';
 import type { FieldError } from './check-form.js';
-import type { ChannelFormValues } from './channel-form.js';
+import { fieldsOf, type ChannelFormValues } from './channel-form.js';
 import { formKindOf, KIND_FORMS, type SettingField } from './channel-kinds.js';
 
 /** One setting's field. */
@@ -60,7 +60,7 @@ function kindsOf(chosen: string): string[] {
 /** A kind's fields grouped by legend, in their order. */
 function groupsOf(kind: string, active: boolean, values: ChannelFormValues, error: FieldError | null): KindView['groups'] {
   const groups: KindView['groups'] = [];
-  for (const field of KIND_FORMS[formKindOf(kind)!].fields) {
+  for (const field of fieldsOf(kind)) {
     const raw = active ? values.settings[field.name] : undefined;
     const setting: SettingView = {
       field,
