@@ -1,0 +1,58 @@
+/**
+ * `npm run bench` end to end at a tiny size (scripts/bench/main.ts and options.ts): its options and the tables it
+ * prints (README "Benchmarks"), on the test run's MongoDB server and Redis, in the database and under the key
+ * prefix the bench makes for itself and removes. Figures vary; what is checked is that every row is printed.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { testContext } from '../../helpers/hooks.js';
+
+const run = promisify(execFile);
+
+/**
+ * Runs the compiled bench with `args` on the test run's MongoDB server and Redis, without REFERENCE_* settings.
+ *
+ * @throws The error of execFile (its `code`, `stdout` and `stderr`) when the bench exits non-zero.
+ */
+function bench(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const { mongoUri, redisUrl } = testContext().services;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REFERENCE_')));
+  return run(process.execPath, ['dist/scripts/bench/main.js', ...args], { env: { ...env, MONGODB_URI: mongoUri, REDIS_URL: redisUrl } });
+}
+
+/** The bench's exit code and stderr when it fails; undefined when it succeeds. */
+const failureOf = (args: string[]): Promise<{ code: number; stderr: string } | undefined> =>
+  bench(args).then(() => undefined, (err: { code: number; stderr: string }) => err);
+
+describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
+  this.timeout(180_000);
+
+  it('prints the throughput, lateness and scale tables, unpinned with --web-cpu none', async () => {
+    const { stdout } = await bench([
+      '--phases', 'throughput,lateness,scale', '--checks', '3', '--scale', '50', '--duration', '1', '--connections', '2', '--trials', '1', '--web-cpu', 'none',
+    ]);
+    expect(stdout).to.match(/^ping throughput: 3 checks, 2 connections, 1 s each, unpinned$/m);
+    for (const row of ['ping handler', 'ping handler, answered from the journal \\(PING_ACK_MS=0\\)', 'bare node:http']) {
+      expect(stdout).to.match(new RegExp(`^\\| ${row} \\| \\d+ \\| `, 'm'));
+    }
+    expect(stdout).to.match(/^answered from the journal: 200 responses \d+; pings stored \d+; MongoDB caught up [\d.]+ s after the load ended/m);
+    expect(stdout).to.match(/^\| flip recorded, 3 checks pinged at once \(due within the pinging time\) \| 3 \| \d+ \| \d+ \| \d+ \|$/m);
+    expect(stdout).to.match(/^\| flip recorded, one check alone \(1 trials\) \| 1 \| /m);
+    expect(stdout).to.match(/^\| Redis bytes per check \(its one delayed deadline job\) \| \d+ \|$/m);
+    expect(stdout).to.match(/^\| ping p50 at 3 checks \(above\) \| \d+ \|$/m);
+    expect(stdout).to.not.match(/MISSING|NOT within/);
+  });
+
+  it('refuses an unknown phase, naming the phases, and exits 1', async () => {
+    const failed = await failureOf(['--phases', 'throughput,nope']);
+    expect(failed?.code).to.equal(1);
+    expect(failed?.stderr).to.include('unknown phase nope (phases: throughput, scaleout, lateness, alerts, recovery, drain, scale, window)');
+  });
+
+  it('refuses --reference-url without a key, and exits 1', async () => {
+    const failed = await failureOf(['--reference-url', 'http://127.0.0.1:8000']);
+    expect(failed?.code).to.equal(1);
+    expect(failed?.stderr).to.include('--reference-url needs --reference-key (or REFERENCE_API_KEY)');
+  });
+});
