@@ -44,7 +44,7 @@ async function startReceiver(): Promise<{ url: string; arrivals: Map<string, num
  * grace 1 s) that go down 3 s after their ping.
  *
  * @param projectId - Project the API key belongs to (the webhook channel is created in it).
- * @returns Deadline → webhook arrival (`alerts`), and deadline → flip recorded (`flips`), milliseconds.
+ * @returns Deadline → webhook arrival (`alerts`), and deadline → flip stored (`flips`: its `processed`, when the down write is done and the worker begins its alerts), milliseconds.
  * @throws Error when not every alert arrived within 60 s of the deadline.
  */
 export async function measureAlertLatency(origin: string, projectId: string, count: number, together = true): Promise<{ alerts: Summary; flips: Summary }> {
@@ -63,10 +63,10 @@ export async function measureAlertLatency(origin: string, projectId: string, cou
     while (receiver.arrivals.size < count && Date.now() < until) await sleep(together ? 250 : 20);
     if (receiver.arrivals.size < count) throw new Error(`only ${receiver.arrivals.size} of ${count} alerts arrived`);
     const ids = paths.map((p) => p.split('/').pop()!);
-    const flips = await Flip.find({ checkId: { $in: ids }, newStatus: 'down' }, { checkId: 1, created: 1, recorded: 1 }).lean();
+    const flips = await Flip.find({ checkId: { $in: ids }, newStatus: 'down' }, { checkId: 1, created: 1, processed: 1 }).lean();
     return {
       alerts: summarize(flips.map((f) => receiver.arrivals.get(f.checkId)! - f.created.getTime())),
-      flips: summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime())),
+      flips: summarize(flips.map((f) => f.processed!.getTime() - f.created.getTime())),
     };
   } finally {
     receiver.close();

@@ -1,9 +1,10 @@
 /**
  * Deadline lateness: checks with timeout 2 s and
  * grace 1 s (the bench lowers the 60 s floor), each pinged once; the worker
- * must record each flip when its deadline passes. Lateness is the flip's
- * `recorded` time minus its `created` time, which is the computed going-down
- * moment (last ping + timeout + grace).
+ * must store each flip when its deadline passes. Lateness is the flip's
+ * `processed` time (the down write done, its alerts begun; `recorded` is when
+ * the worker's pass began, before its read and write) minus its `created`
+ * time, the computed going-down moment (last ping + timeout + grace).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
@@ -57,12 +58,12 @@ export async function measureLateness(origin: string, projectId: string, count: 
   });
   const until = pinged + (TIMEOUT_S + GRACE_S) * 1000 + 60_000;
   const ids = paths.map((p) => p.split('/').pop()!);
-  let flips: { created: Date; recorded: Date }[] = [];
+  let flips: { created: Date; processed: Date | null }[] = [];
   while (Date.now() < until) {
-    flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, recorded: 1 }).lean();
+    flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, processed: 1 }).lean();
     if (flips.length >= count) break;
     await sleep(count === 1 ? 20 : 250);
   }
   if (flips.length < count) throw new Error(`only ${flips.length} of ${count} checks flipped`);
-  return summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime()));
+  return summarize(flips.map((f) => f.processed!.getTime() - f.created.getTime()));
 }
