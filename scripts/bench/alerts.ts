@@ -22,7 +22,7 @@ const MIN_LEAD_S = 15;
  * grace 1 s) that go down 3 s after their ping.
  *
  * @param projectId - Project the API key belongs to (the webhook channel is created in it).
- * @returns Deadline → webhook arrival (`alerts`), and deadline → flip recorded (`flips`), milliseconds.
+ * @returns Deadline → webhook arrival (`alerts`), and deadline → flip stored (`flips`: its `processed`, when the down write is done and the worker begins its alerts), milliseconds.
  * @throws Error when not every alert arrived within 60 s of the deadline.
  */
 export async function measureAlertLatency(origin: string, projectId: string, count: number, together = true): Promise<{ alerts: Summary; flips: Summary }> {
@@ -40,10 +40,10 @@ export async function measureAlertLatency(origin: string, projectId: string, cou
     await pingEach(origin, paths);
     await waitUntil(() => arrivals.size >= count, 60_000 + 60_000, together ? 250 : 20);
     if (arrivals.size < count) throw new Error(`only ${arrivals.size} of ${count} alerts arrived`);
-    const flips = await Flip.find({ checkId: { $in: idsOf(paths) }, newStatus: 'down' }, { checkId: 1, created: 1, recorded: 1 }).lean();
+    const flips = await Flip.find({ checkId: { $in: idsOf(paths) }, newStatus: 'down' }, { checkId: 1, created: 1, processed: 1 }).lean();
     return {
       alerts: summarize(flips.map((f) => arrivals.get(f.checkId)! - f.created.getTime())),
-      flips: summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime())),
+      flips: summarize(flips.map((f) => f.processed!.getTime() - f.created.getTime())),
     };
   } finally {
     await receiver.close();

@@ -1,9 +1,10 @@
 /**
  * Deadline lateness: checks with timeout 2 s and
  * grace 1 s (the bench lowers the 60 s floor), each pinged once; the worker
- * must record each flip when its deadline passes. Lateness is the flip's
- * `recorded` time minus its `created` time, which is the computed going-down
- * moment (last ping + timeout + grace).
+ * must store each flip when its deadline passes. Lateness is the flip's
+ * `processed` time (the down write done, its alerts begun; `recorded` is when
+ * the worker's pass began, before its read and write) minus its `created`
+ * time, the computed going-down moment (last ping + timeout + grace).
  */
 import { randomUUID } from 'node:crypto';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -42,12 +43,12 @@ export async function measureLateness(origin: string, projectId: string, count: 
   const pinged = Date.now();
   await pingEach(origin, paths);
   const ids = idsOf(paths);
-  let flips: { created: Date; recorded: Date }[] = [];
+  let flips: { created: Date; processed: Date | null }[] = [];
   const within = pinged + (TIMEOUT_S + GRACE_S) * 1000 + 60_000 - Date.now();
   await waitUntil(async () => {
-    flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, recorded: 1 }).lean();
+    flips = await Flip.find({ checkId: { $in: ids }, reason: 'timeout' }, { created: 1, processed: 1 }).lean();
     return flips.length >= count;
   }, within, count === 1 ? 20 : 250);
   if (flips.length < count) throw new Error(`only ${flips.length} of ${count} checks flipped`);
-  return summarize(flips.map((f) => f.recorded.getTime() - f.created.getTime()));
+  return summarize(flips.map((f) => f.processed!.getTime() - f.created.getTime()));
 }

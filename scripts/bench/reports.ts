@@ -89,8 +89,8 @@ export async function reportLatency(stage: BenchStage, out: Out): Promise<void> 
   out('deadline lateness and alert latency, milliseconds after each check\'s computed down moment:');
   out('| measure | checks | p50 | p99 | max |\n|---|---|---|---|---|');
   if (runs.lateness) {
-    out(summaryRow(`flip recorded, ${opts.checks} checks pinged at once (due within the pinging time)`, await measureLateness(origin, projectId, opts.checks)));
-    out(summaryRow(`flip recorded, one check alone (${opts.trials} trials)`, await trialsOf(opts.trials, () => measureLateness(origin, projectId, 1))));
+    out(summaryRow(`flip stored, ${opts.checks} checks pinged at once (due within the pinging time)`, await measureLateness(origin, projectId, opts.checks)));
+    out(summaryRow(`flip stored, one check alone (${opts.trials} trials)`, await trialsOf(opts.trials, () => measureLateness(origin, projectId, 1))));
   }
   if (!runs.alerts) return;
   const masses: { flips: Summary; alerts: Summary }[] = [];
@@ -98,11 +98,11 @@ export async function reportLatency(stage: BenchStage, out: Out): Promise<void> 
     const together = await measureAlertLatency(origin, projectId, opts.checks);
     masses.push(together);
     const which = opts.massTrials > 1 ? ` (mass down ${i} of ${opts.massTrials})` : '';
-    out(summaryRow(`flip recorded, ${opts.checks} cron checks due in the same instant${which}`, together.flips));
+    out(summaryRow(`flip stored, ${opts.checks} cron checks due in the same instant${which}`, together.flips));
     out(summaryRow(`webhook alert received, ${opts.checks} cron checks due in the same instant${which}`, together.alerts));
   }
   if (masses.length > 1) {
-    out(`| median of the ${masses.length} mass downs' p99: flip recorded / webhook alert received | ${opts.checks} | | ${median(masses.map((m) => m.flips.p99))} / ${median(masses.map((m) => m.alerts.p99))} | |`);
+    out(`| median of the ${masses.length} mass downs' p99: flip stored / webhook alert received | ${opts.checks} | | ${median(masses.map((m) => m.flips.p99))} / ${median(masses.map((m) => m.alerts.p99))} | |`);
   }
   const single = await trialsOf(opts.trials, async () => (await measureAlertLatency(origin, projectId, 1, false)).alerts);
   out(`${summaryRow(`webhook alert received, one check alone (${opts.trials} trials)`, single)}\n`);

@@ -44,6 +44,24 @@ const MAX_BATCH = 1000;
 let lastPass: Promise<unknown> = Promise.resolve();
 /** Outbox entries this process is completing now (ids): another batch leaves them alone, a retry after a failure or crash does not. */
 const completing = new Set<string>();
+/** How many entries of each check (UUID) this process is completing now. */
+const completingChecks = new Map<string, number>();
+
+/** Whether this process is completing flips of the check now (the recovery leaves it alone: its alerts are being sent). */
+export function completingHere(checkId: string): boolean {
+  return completingChecks.has(checkId);
+}
+
+/** Marks (`by` 1) or unmarks (`by` -1) entries as being completed by this process. */
+function markCompleting(owed: readonly { check: CheckDoc; entry: { _id: unknown } }[], by: 1 | -1): void {
+  for (const { check, entry } of owed) {
+    if (by === 1) completing.add(String(entry._id));
+    else completing.delete(String(entry._id));
+    const count = (completingChecks.get(check._id) ?? 0) + by;
+    if (count > 0) completingChecks.set(check._id, count);
+    else completingChecks.delete(check._id);
+  }
+}
 
 /**
  * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
@@ -91,7 +109,7 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     return at ? [{ checkId: check._id, at }] : [];
   });
   const owed = results.flatMap(({ check }) => check.outbox.filter((e) => !completing.has(String(e._id))).map((entry) => ({ check, entry })));
-  for (const { entry } of owed) completing.add(String(entry._id));
+  markCompleting(owed, 1);
   try {
     const notify = deps.notify ?? appConfig.notify;
     const first = { token: randomUUID(), leaseMs: leaseMsOf(notify) };
@@ -100,7 +118,7 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     await sendFirstAttempts({ notifyQueue: deps.queues.notify, clock: deps.clock, config: notify }, claimed, first.token);
     await pullOwed(owed.map(({ check, entry }) => ({ checkId: check._id, entry })));
   } finally {
-    for (const { entry } of owed) completing.delete(String(entry._id));
+    markCompleting(owed, -1);
   }
   for (const { check, result } of results) if (result === 'flipped') log.info({ checkId: check._id }, 'check went down');
   return new Map(results.map(({ check, result }) => [check._id, result]));

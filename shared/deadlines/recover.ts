@@ -15,7 +15,7 @@ import { config as appConfig } from '../config.js';
 import type { WorkerDeps } from '../queues/deps.js';
 import { requeueStaleNotifications } from '../alerts/requeue.js';
 import { leaseMsOf } from '../alerts/lease.js';
-import { applyDeadlines } from './process.js';
+import { applyDeadlines, completingHere } from './process.js';
 import { runSweep, upsertSweepScheduler } from './sweep.js';
 import { logger } from '../logger.js';
 
@@ -59,14 +59,15 @@ async function checkGeneration(deps: WorkerDeps, sweepQueue: Queue, seen: string
 
 /**
  * Step 2 above: the checks owing work since before `staleBefore`, through the deadline path.
- * @returns How many checks were taken.
+ * @returns How many checks were taken (those whose flips this process is completing now are left alone).
  */
-async function completeOwedWork(deps: WorkerDeps, staleBefore: Date): Promise<number> {
+export async function completeOwedWork(deps: WorkerDeps, staleBefore: Date): Promise<number> {
   const [overdue, owing] = await Promise.all([
     Check.find({ deadline: { $lte: staleBefore }, status: { $ne: 'down' } }, { _id: 1 }).limit(MAX_OWED).lean<{ _id: string }[]>(),
     Check.find({ 'outbox.recorded': { $lte: staleBefore } }, { _id: 1 }).limit(MAX_OWED).lean<{ _id: string }[]>(),
   ]);
-  const ids = [...new Set([...overdue, ...owing].map((c) => c._id))];
+  // A check whose flips this process is completing is not stalled: its alerts are being sent (a mass down takes seconds).
+  const ids = [...new Set([...overdue, ...owing].map((c) => c._id))].filter((id) => !completingHere(id));
   if (ids.length > 0) await applyDeadlines(deps, ids);
   return ids.length;
 }

@@ -37,8 +37,8 @@ describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
       expect(stdout).to.match(new RegExp(`^\\| ${row} \\| \\d+ \\| `, 'm'));
     }
     expect(stdout).to.match(/^answered from the journal: 200 responses \d+; pings stored \d+; MongoDB caught up [\d.]+ s after the load ended/m);
-    expect(stdout).to.match(/^\| flip recorded, 3 checks pinged at once \(due within the pinging time\) \| 3 \| \d+ \| \d+ \| \d+ \|$/m);
-    expect(stdout).to.match(/^\| flip recorded, one check alone \(1 trials\) \| 1 \| /m);
+    expect(stdout).to.match(/^\| flip stored, 3 checks pinged at once \(due within the pinging time\) \| 3 \| \d+ \| \d+ \| \d+ \|$/m);
+    expect(stdout).to.match(/^\| flip stored, one check alone \(1 trials\) \| 1 \| /m);
     expect(stdout).to.match(/^\| Redis bytes per check \(its one delayed deadline job\) \| \d+ \|$/m);
     expect(stdout).to.match(/^\| ping p50 at 3 checks \(above\) \| \d+ \|$/m);
     expect(stdout).to.not.match(/MISSING|NOT within/);

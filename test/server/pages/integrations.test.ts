@@ -40,7 +40,7 @@ describe('integrations in the browser', () => {
     const page = await agent.get(base);
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('ops hook').and.contain('<td class="channel-checks">2</td>');
-    expect(page.text).to.contain('2026-11-20 10:00:00 UTC').and.contain('>failed</span>').and.contain('webhook answered 500');
+    expect(page.text).to.contain('2026-11-20 10:00:00 UTC').and.contain('>failed, retried 2 times</span>').and.contain('webhook answered 500');
   });
 
   it('adds a channel through the API rules, alerting on down only', async () => {
@@ -133,11 +133,16 @@ describe('integrations in the browser', () => {
       return { _id: randomUUID(), flipId: `f${i}`, checkId: check._id, channelId: channel._id, status: i % 2 ? 'up' : 'down', flipCreated: at, reason: 'timeout', created: at, updated: at, state: 'delivered', attempts: 1, error: '', delivered: at };
     });
     docs[24] = { ...docs[24], state: 'failed', error: 'webhook answered 410' };
+    docs[23] = { ...docs[23], attempts: 2 };
     await Notification.insertMany(docs);
     const page = await agent.get(`/projects/${built.project._id}/checks/${check._id}/`);
     const rows = page.text.split('id="notifications"')[1]?.match(/<tr>/g) ?? [];
     expect(rows).to.have.length(21);
     expect(page.text).to.contain('2026-11-20 10:24:00 UTC').and.contain('webhook answered 410').and.contain('ops hook');
     expect(page.text).to.contain('2026-11-20 10:05:00 UTC').and.not.contain('2026-11-20 10:04:00 UTC');
+    // The outcome says how often an alert was retried: not at all, once, or n times.
+    expect(page.text.match(/class="outcome outcome-\w+">[^<]*</g)?.slice(0, 3)).to.deep.equal([
+      'class="outcome outcome-failed">failed<', 'class="outcome outcome-delivered">delivered, retried 1 time<', 'class="outcome outcome-delivered">delivered<',
+    ]);
   });
 });
