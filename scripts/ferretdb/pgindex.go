@@ -27,8 +27,12 @@ import (
 // the index. For the key of a single-field MongoDB index it also adds a btree
 // index on the least number under the key (ferretdb.MinNumberIndexExpression),
 // which serves the patched backend's upper bounds on dates (`deadline <= now`)
-// as MongoDB's index does. It only adds (and removes its own) indexes: query
-// results are unchanged.
+// as MongoDB's index does. Both are partial, `WHERE (<expression>) IS NOT NULL`:
+// a document without the field costs no index entry on a write (as MongoDB's
+// sparse index), and PostgreSQL still proves that the pushed-down `@>` and `<=`
+// (strict operators on the same expression) imply the predicate, so it uses them
+// (test/scripts/ferretdb/postgresql.test.ts). It only adds (and removes its own)
+// indexes: query results are unchanged.
 
 // ginIndexInfix and minIndexInfix mark the indexes indexJSONPaths creates:
 // `<table>_hcgin_<hash>` and `<table>_hcmin_<hash>`.
@@ -86,8 +90,8 @@ func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error 
 		if index.method == "gin" {
 			operatorClass = " jsonb_path_ops"
 		}
-		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING %s ((%s)%s)`,
-			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.method, index.expression, operatorClass)
+		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING %s ((%s)%s) WHERE (%s) IS NOT NULL`,
+			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.method, index.expression, operatorClass, index.expression)
 		if _, err := conn.Exec(ctx, q); err != nil {
 			return err
 		}
@@ -184,9 +188,11 @@ func pathExpression(field string) string {
 }
 
 // indexName names an index (infix: its kind) of field on table, within PostgreSQL's 63-byte limit.
+// The hashed input names the partial form, so an index created before it (same
+// table and field, not partial) has another name: not wanted, and dropped.
 func indexName(table, infix, field string) string {
 	h := fnv.New32a()
-	h.Write([]byte(table + "\x00" + field))
+	h.Write([]byte(table + "\x00" + field + "\x00partial"))
 	prefix := table
 	if len(prefix) > 40 {
 		prefix = prefix[:40]
