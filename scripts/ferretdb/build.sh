@@ -37,6 +37,17 @@
 #     tracking for FerretDB's leak tests (a pprof entry with a stack and a
 #     finalizer per iterator; no result depends on it) does nothing; the same
 #     bulk write 1.00 s instead of 1.30 s (FerretDB CPU 490 ms instead of 705).
+#   006-sparse-indexes.diff (fidelity and speed): createIndexes keeps `sparse`
+#     (upstream ignored it, FerretDB#2448), listIndexes reports it, and the
+#     PostgreSQL backend creates a sparse index as a partial index
+#     `WHERE _jsonb ? 'f'` (compound: any of its fields), so a document without
+#     the field costs no entry on a write, as in MongoDB; a null value is indexed.
+#     A sparse dotted key is refused (not implemented). SQLite keeps the option
+#     for listIndexes only. A pushed-down upper bound on a date also states
+#     `_jsonb ? 'first part of the key'` (true whenever a number is found on the
+#     path: no result changes), the predicate of pgindex.go's partial least-number
+#     index, cheaper on each write than `hc_min_number(...) IS NOT NULL`.
+#     Tests: test/scripts/ferretdb/sparse.test.ts, postgresql.test.ts, pushdown.test.ts.
 set -euo pipefail
 out="$(realpath -m "$1")"
 go_bin="${GO:-go}"

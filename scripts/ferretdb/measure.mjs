@@ -1,6 +1,6 @@
 // Measures what the FerretDB patches' figures are about, on a running server:
 //
-//   node scripts/ferretdb/measure.mjs MONGODB_URI [FERRETDB_PID [POSTMASTER_PID]] [REPEATS]
+//   node scripts/ferretdb/measure.mjs [--rule-indexes] MONGODB_URI [FERRETDB_PID [POSTMASTER_PID]] [REPEATS]
 //
 // In database hc_measure (dropped first) it stores 1,000 checks shaped as the
 // service stores them, with the service's indexes, then runs each operation
@@ -9,15 +9,17 @@
 // an outbox entry (the down write), and 1,000 pings inserted 100 at a time. It
 // prints one JSON line: per operation the median and minimum wall time and, with
 // the pids, CPU time of FerretDB and of PostgreSQL (the postmaster and its
-// children), in ms. To compare two builds, run each on a database of its own,
+// children), in ms. --rule-indexes adds the alerting rules' four sparse indexes
+// (dependsOn, notifyLate, remindAt, heldUntil), on fields the checks lack. To compare two builds, run each on a database of its own,
 // alternately and several times: the figures vary with the machine's load.
 import { readFileSync, readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 
 const { MongoClient, ObjectId } = mongoose.mongo;
-const [uri, ferretPid, postmasterPid, repeatsArg] = process.argv.slice(2);
-if (!uri) throw new Error('usage: node scripts/ferretdb/measure.mjs MONGODB_URI [FERRETDB_PID [POSTMASTER_PID]] [REPEATS]');
+const ruleIndexes = process.argv.includes('--rule-indexes');
+const [uri, ferretPid, postmasterPid, repeatsArg] = process.argv.slice(2).filter((arg) => arg !== '--rule-indexes');
+if (!uri) throw new Error('usage: node scripts/ferretdb/measure.mjs [--rule-indexes] MONGODB_URI [FERRETDB_PID [POSTMASTER_PID]] [REPEATS]');
 const repeats = Number(repeatsArg ?? 5);
 
 /** CPU clock ticks (1/100 s) of process `pid`, and of its children with `children`. */
@@ -40,6 +42,7 @@ const db = client.db('hc_measure');
 await db.dropDatabase();
 const checks = db.collection('checks');
 for (const key of [{ projectId: 1, created: 1 }, { projectId: 1, uniqueKey: 1 }, { projectId: 1, slug: 1 }, { badgeKey: 1 }, { deadline: 1 }, { 'outbox.recorded': 1 }]) await checks.createIndex(key);
+if (ruleIndexes) for (const key of [{ dependsOn: 1 }, { notifyLate: 1 }, { remindAt: 1 }, { heldUntil: 1 }]) await checks.createIndex(key, { sparse: true });
 const project = randomUUID();
 const d0 = new Date(Date.UTC(2026, 0, 1));
 const check = (i) => ({

@@ -27,8 +27,15 @@ import (
 // the index. For the key of a single-field MongoDB index it also adds a btree
 // index on the least number under the key (ferretdb.MinNumberIndexExpression),
 // which serves the patched backend's upper bounds on dates (`deadline <= now`)
-// as MongoDB's index does. It only adds (and removes its own) indexes: query
-// results are unchanged.
+// as MongoDB's index does. Both are partial, so a document without the field
+// costs no index entry on a write (as MongoDB's sparse index): the GIN index
+// `WHERE (<expression>) IS NOT NULL`, which PostgreSQL proves from the pushed-down
+// `@>` (a strict operator on the same expression); the btree index
+// `WHERE _jsonb ? '<first part of the key>'` (ferretdb.MinNumberIndexPredicate),
+// which each pushed-down upper bound also states (patches/006-sparse-indexes.diff):
+// unlike `hc_min_number(...) IS NOT NULL` it costs no function call on every
+// write (test/scripts/ferretdb/postgresql.test.ts proves both are used). It only
+// adds (and removes its own) indexes: query results are unchanged.
 
 // ginIndexInfix and minIndexInfix mark the indexes indexJSONPaths creates:
 // `<table>_hcgin_<hash>` and `<table>_hcmin_<hash>`.
@@ -55,7 +62,7 @@ func keepIndexingJSONPaths(ctx context.Context, url string, interval time.Durati
 
 // ginIndex is one wanted index of indexJSONPaths: `method` is `gin` or `btree`.
 type ginIndex struct {
-	schema, table, name, method, expression string
+	schema, table, name, method, expression, predicate string
 }
 
 func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error {
@@ -86,8 +93,8 @@ func indexJSONPaths(ctx context.Context, url string, logger *slog.Logger) error 
 		if index.method == "gin" {
 			operatorClass = " jsonb_path_ops"
 		}
-		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING %s ((%s)%s)`,
-			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.method, index.expression, operatorClass)
+		q := fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON %s USING %s ((%s)%s) WHERE %s`,
+			pgx.Identifier{index.name}.Sanitize(), pgx.Identifier{index.schema, index.table}.Sanitize(), index.method, index.expression, operatorClass, index.predicate)
 		if _, err := conn.Exec(ctx, q); err != nil {
 			return err
 		}
@@ -132,10 +139,13 @@ func wantedGinIndexes(ctx context.Context, conn *pgx.Conn) (map[string]ginIndex,
 					if field == "_id" || strings.HasPrefix(field, "$") {
 						continue
 					}
-					gin := ginIndex{schema: schema, table: table, name: indexName(table, ginIndexInfix, field), method: "gin", expression: pathExpression(field)}
+					expression := pathExpression(field)
+					predicate := "(" + expression + ") IS NOT NULL"
+					gin := ginIndex{schema: schema, table: table, name: indexName(table, ginIndexInfix, field, predicate), method: "gin", expression: expression, predicate: predicate}
 					wanted[schema+"."+gin.name] = gin
 					if expression := ferretdb.MinNumberIndexExpression(field); len(index.Key) == 1 && expression != "" {
-						min := ginIndex{schema: schema, table: table, name: indexName(table, minIndexInfix, field), method: "btree", expression: expression}
+						predicate := ferretdb.MinNumberIndexPredicate(field)
+						min := ginIndex{schema: schema, table: table, name: indexName(table, minIndexInfix, field, predicate), method: "btree", expression: expression, predicate: predicate}
 						wanted[schema+"."+min.name] = min
 					}
 				}
@@ -184,9 +194,11 @@ func pathExpression(field string) string {
 }
 
 // indexName names an index (infix: its kind) of field on table, within PostgreSQL's 63-byte limit.
-func indexName(table, infix, field string) string {
+// The hash covers the partial index's predicate, so an index of another form (one
+// created before, not partial or on another predicate) has another name: not wanted, and dropped.
+func indexName(table, infix, field, predicate string) string {
 	h := fnv.New32a()
-	h.Write([]byte(table + "\x00" + field))
+	h.Write([]byte(table + "\x00" + field + "\x00" + predicate))
 	prefix := table
 	if len(prefix) > 40 {
 		prefix = prefix[:40]

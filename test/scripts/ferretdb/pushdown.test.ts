@@ -241,6 +241,9 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) {
       const initial = Array.from({ length: 300 }, () => work.document());
       await both('insertMany', (c) => c.insertMany(initial.map((doc) => ({ ...doc }))).then((r) => r.insertedCount));
       for (const c of [pushed, reference]) await c.createIndex({ projectId: 1, slug: 1 });
+      // Sparse indexes (patches/006-sparse-indexes.diff) on fields some documents lack, and with nulls, arrays and other types.
+      for (const c of [pushed, reference]) await c.createIndex({ deadline: 1 }, { sparse: true });
+      for (const c of [pushed, reference]) await c.createIndex({ status: 1, last: 1 }, { sparse: true });
 
       let nonEmptyFinds = 0;
       const steps = backend === 'PostgreSQL' ? 600 : 300;
