@@ -67,7 +67,7 @@ function markCompleting(owed: readonly { check: CheckDoc; entry: { _id: unknown 
  * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
  * alerting rules owe now (a late warning, a reminder), written with them.
  */
-function deadlineChange(now: Date, stillUntil: (check: CheckDoc) => Date | null): Compute<DeadlineOutcome> {
+function deadlineChange(now: Date, stillUntil: (check: CheckDoc) => Date | null | undefined): Compute<DeadlineOutcome> {
   return (check) => {
     const rules = bothChanges(ruleChange(check, now), maintenanceEndChange(check, now, stillUntil(check)));
     const owe = (rules?.owe ?? []).map((alert) => owedFlip(alert, now, now));
@@ -95,9 +95,12 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     // A job at a window's end takes the other checks that window released too (read only then: none for a check without rules).
     const released = own.some((c) => c.heldUntil && c.heldUntil <= now) ? await readHeldDue(now, MAX_BATCH) : [];
     const checks = new Map([...own, ...due, ...released].map((check) => [check._id, check]));
-    // Windows are read only for checks whose held alert may be due (none for a check without rules).
-    const stillUntil = await maintenanceOf([...checks.values()].filter((c) => c.heldUntil), now);
-    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, stillUntil)) };
+    // Windows are read only for checks holding an alert (none for a check without rules); a check that gained one since is left as it is.
+    const holding = [...checks.values()].filter((c) => c.heldUntil);
+    const read = new Set(holding.map((c) => c.projectId));
+    const stillUntil = await maintenanceOf(holding, now);
+    const until = (check: CheckDoc) => (read.has(check.projectId) ? stillUntil(check) : undefined);
+    return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, until)) };
   });
   lastPass = pass.catch(() => undefined);
   const { now, applied } = await pass;

@@ -83,14 +83,16 @@ export function ruleChange(check: RuleState, now: Date): RuleOutcome | null {
 }
 
 /**
- * The end of a maintenance window that held back a down alert (`heldUntil` passed): another window still covering the check moves it to that
- * window's end; otherwise it is cleared and, if the check is still down, one `resumed` alert is owed, in the same write (exactly once).
- * @param stillUntil - Until when the check is still in maintenance at `now` (shared/domain/maintenance.ts), or null.
- * @returns null while `heldUntil` has not passed.
+ * The end of the maintenance holding back a check's down alert (`heldUntil`): while a window still covers the check, `heldUntil` follows that
+ * window's end (a window changed or another one overlapping); once none does (its end passed, or it was shortened, deleted or no longer covers the
+ * check), `heldUntil` is cleared and, if the check is still down, one `resumed` alert is owed, in the same write (exactly once).
+ * @param stillUntil - Until when the check is still in maintenance at `now` (shared/domain/maintenance.ts), or null; undefined when its windows were
+ * not read (the check was holding nothing when its pass read it): nothing changes then.
+ * @returns null for a check holding nothing, still held until the same end, or whose windows are unknown.
  */
-export function maintenanceEndChange(check: RuleState, now: Date, stillUntil: Date | null): RuleOutcome | null {
-  if (!check.heldUntil || check.heldUntil > now) return null;
-  if (stillUntil && stillUntil > now) return { set: { heldUntil: stillUntil }, owe: [] };
+export function maintenanceEndChange(check: RuleState, now: Date, stillUntil: Date | null | undefined): RuleOutcome | null {
+  if (!check.heldUntil || stillUntil === undefined) return null;
+  if (stillUntil && stillUntil > now) return stillUntil.getTime() === check.heldUntil.getTime() ? null : { set: { heldUntil: stillUntil }, owe: [] };
   const owe: RuleAlert[] = check.status === 'down' ? [{ oldStatus: 'down', newStatus: 'down', reason: '', event: 'resumed' }] : [];
   return { set: { heldUntil: null }, owe };
 }

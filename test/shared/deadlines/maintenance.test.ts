@@ -24,10 +24,11 @@ describe('maintenance windows through the deadline and notify workers', () => {
   });
   afterEach(() => workers.stop(true));
 
-  /** A one-off window of the project from a second ago to `seconds` from now, covering `scope`. */
-  async function window(seconds: number, scope: Partial<MaintenanceDoc> = { allChecks: true }): Promise<void> {
+  /** A one-off window of the project from a second ago to `seconds` from now, covering `scope`; returns its UUID. */
+  async function window(seconds: number, scope: Partial<MaintenanceDoc> = { allChecks: true }): Promise<string> {
     const now = Date.now();
-    await Maintenance.create({ _id: randomUUID(), projectId: project.project._id, name: 'upgrade', start: new Date(now - 1000), end: new Date(now + seconds * 1000), created: new Date(), ...scope });
+    const { _id } = await Maintenance.create({ _id: randomUUID(), projectId: project.project._id, name: 'upgrade', start: new Date(now - 1000), end: new Date(now + seconds * 1000), created: new Date(), ...scope });
+    return _id;
   }
   async function hookedCheck(fields: Parameters<typeof buildCheck>[1] = {}) {
     const channel = await buildChannel(project, { kind: 'webhook', value: `${hook.receiver.url}/hook` });
@@ -61,6 +62,19 @@ describe('maintenance windows through the deadline and notify workers', () => {
     await waitFor('the held alert released', async () => (await stored(check._id)).heldUntil === null, 15_000);
     expect(hook.receiver.requests).to.have.length(0);
     expect((await log(check._id)).map((n) => `${n.status}/${n.reason}`)).to.have.members(['down/in maintenance', 'up/in maintenance']);
+  });
+
+  it('alerts once at once when the window holding the alert is deleted through the API, not at its old end', async () => {
+    const id = await window(3600);
+    const check = await hookedCheck();
+    await ping(check._id);
+    await wentDown(check._id, 15_000);
+    await waitFor('the alert held', async () => (await stored(check._id)).heldUntil instanceof Date, 15_000);
+    expect((await api(project.apiKey).delete(`/maintenance/${id}`)).status).to.equal(200);
+    await waitFor('the alert after the deletion', async () => hook.receiver.requests.length > 0, 15_000);
+    await waitFor('the held alert released', async () => (await stored(check._id)).heldUntil === null, 15_000);
+    expect(hook.receiver.requests.map((r) => jsonBody(r))).to.have.length(1);
+    expect(jsonBody(hook.receiver.requests[0])).to.include({ status: 'down', event: 'resumed' });
   });
 
   it('covers checks by tag only', async () => {

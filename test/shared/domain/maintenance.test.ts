@@ -54,6 +54,17 @@ describe('shared/domain/timer-rules maintenanceEndChange', () => {
     expect(maintenanceEndChange(held({ status: 'up' }), end, null)).to.deep.equal({ set: { heldUntil: null }, owe: [] });
     const later = utc('2024-01-01T02:00:00');
     expect(maintenanceEndChange(held({}), end, later)).to.deep.equal({ set: { heldUntil: later }, owe: [] });
-    expect(maintenanceEndChange(held({}), utc('2024-01-01T00:59:00'), null)).to.equal(null);
+    expect(maintenanceEndChange(held({}), utc('2024-01-01T00:59:00'), utc('2024-01-01T01:00:00'))).to.equal(null);
+  });
+
+  it('follows a window changed before its end: sooner, later, or gone', () => {
+    const before = utc('2024-01-01T00:30:00');
+    const sooner = utc('2024-01-01T00:45:00');
+    expect(maintenanceEndChange(held({}), before, sooner)).to.deep.equal({ set: { heldUntil: sooner }, owe: [] });
+    expect(maintenanceEndChange(held({}), before, null)).to.deep.equal({
+      set: { heldUntil: null }, owe: [{ oldStatus: 'down', newStatus: 'down', reason: '', event: 'resumed' }],
+    });
+    expect(maintenanceEndChange(held({ heldUntil: null }), before, null)).to.equal(null);
+    expect(maintenanceEndChange(held({}), end, undefined), 'windows not read').to.equal(null);
   });
 });
