@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
+import { PRUNE_EVERY } from '../../shared/pings/record.js';
 import { buildCheck, buildProject } from '../helpers/factories.js';
 import { freePort } from '../helpers/services.js';
 import { killChildren, startNode, waitForOutput } from '../helpers/processes.js';
@@ -70,7 +71,11 @@ describe('fault: web process killed (SIGKILL) under ping load', function () {
       const stored = await Check.findById(check._id).lean();
       const ns = (await Ping.find({ checkId: check._id }, { n: 1 }).lean()).map((p) => p.n).sort((a, b) => a - b);
       expect(stored!.nPings, `check ${check._id}`).to.be.above(acked.get(check._id)!);
-      expect(ns).to.deep.equal(Array.from({ length: stored!.nPings }, (_, i) => i + 1));
+      // Without a gap up to n_pings; the oldest may be trimmed by the history limit (each 100th ping keeps the newest `ping_log_limit`).
+      const first = ns[0];
+      const trimmedUpTo = Math.floor(stored!.nPings / PRUNE_EVERY) * PRUNE_EVERY - project.project.pingLogLimit;
+      expect(first, `check ${check._id}: oldest ping kept`).to.be.within(1, Math.max(1, trimmedUpTo + 1));
+      expect(ns).to.deep.equal(Array.from({ length: stored!.nPings - first + 1 }, (_, i) => first + i));
     }
   });
 });
