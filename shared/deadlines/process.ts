@@ -97,9 +97,9 @@ export async function applyDeadlines(deps: Pick<WorkerDeps, 'queues' | 'clock' |
     const checks = new Map([...own, ...due, ...released].map((check) => [check._id, check]));
     // Windows are read only for checks holding an alert (none for a check without rules); a check that gained one since is left as it is.
     const holding = [...checks.values()].filter((c) => c.heldUntil);
-    const read = new Set(holding.map((c) => c.projectId));
+    const windowsRead = new Set(holding.map((c) => c.projectId));
     const stillUntil = await maintenanceOf(holding, now);
-    const until = (check: CheckDoc) => (read.has(check.projectId) ? stillUntil(check) : undefined);
+    const until = (check: CheckDoc) => (windowsRead.has(check.projectId) ? stillUntil(check) : undefined);
     return { now, applied: await changeChecks([...checks.values()], deadlineChange(now, until)) };
   });
   lastPass = pass.catch(() => undefined);

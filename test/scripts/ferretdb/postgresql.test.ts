@@ -1,59 +1,35 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { waitFor } from '../../helpers/poll.js';
-import { connectQuickly, startFerret, type FerretServer } from './server.js';
-import { startPostgres, type Postgres } from './postgres.js';
+import { ferretOnPostgresPerTest } from './on-postgres.js';
 
 describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they can use (scripts/ferretdb/pgindex.go, patches/)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let postgres: Postgres | undefined;
-  let server: FerretServer | undefined;
-  let connection: mongoose.Connection | undefined;
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hc-ferretdb-pg-'));
-    postgres = await startPostgres();
-    server = await startFerret(dir, postgres.url);
-    connection = await connectQuickly(server.uri);
-  });
-  afterEach(async () => {
-    await connection?.close();
-    await server?.kill();
-    await postgres?.stop();
-    connection = server = postgres = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
+  const pg = ferretOnPostgresPerTest('hc-ferretdb-pg-');
   /** The table FerretDB keeps collection `name` of database hc_pg in. */
-  async function tableOf(name: string): Promise<string> {
-    return (await postgres!.psql(`SELECT _jsonb->>'table' FROM hc_pg._ferretdb_database_metadata WHERE _jsonb->>'_id' = '${name}'`)).trim();
-  }
+  const tableOf = (name: string): Promise<string> => pg.tableOf('hc_pg', name);
 
   /** Index scans of `table`'s indexes since the last `pg_stat_reset()`, by index name. */
   async function indexScans(table: string): Promise<Map<string, number>> {
-    const rows = await postgres!.psql(`SELECT indexrelname, idx_scan FROM pg_stat_user_indexes WHERE schemaname = 'hc_pg' AND relname = '${table}'`);
+    const rows = await pg.postgres().psql(`SELECT indexrelname, idx_scan FROM pg_stat_user_indexes WHERE schemaname = 'hc_pg' AND relname = '${table}'`);
     return new Map(rows.trim().split('\n').filter(Boolean).map((row) => row.split('|') as [string, string]).map(([name, n]) => [name, Number(n)]));
   }
 
   it('a find by two indexed fields and a find by _id run as index scans, through FerretDB itself', async () => {
-    const checks = connection!.getClient().db('hc_pg').collection('checks');
+    const checks = pg.connection().getClient().db('hc_pg').collection('checks');
     await checks.createIndex({ projectId: 1, slug: 1 });
     const projectId = new mongoose.Types.ObjectId();
     const docs = Array.from({ length: 2_000 }, (_, i) => ({ _id: new mongoose.Types.ObjectId(), projectId: i % 2 ? projectId : new mongoose.Types.ObjectId(), slug: `c${i}` }));
     await checks.insertMany(docs);
     const table = await tableOf('checks');
-    await waitFor('the jsonb_path_ops indexes', async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%' AND indexdef LIKE '%jsonb_path_ops%'`)) === 2, 20_000);
-    await postgres!.psql('ANALYZE');
+    await waitFor('the jsonb_path_ops indexes', async () => Number(await pg.postgres().psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%' AND indexdef LIKE '%jsonb_path_ops%'`)) === 2, 20_000);
+    await pg.postgres().psql('ANALYZE');
 
-    const plan = await postgres!.psql(`PREPARE q(text, jsonb, text, jsonb) AS SELECT _jsonb FROM hc_pg."${table}" WHERE _jsonb->$1 @> $2 AND _jsonb->$3 @> $4;
+    const plan = await pg.postgres().psql(`PREPARE q(text, jsonb, text, jsonb) AS SELECT _jsonb FROM hc_pg."${table}" WHERE _jsonb->$1 @> $2 AND _jsonb->$3 @> $4;
       EXPLAIN (COSTS OFF) EXECUTE q('projectId', '"${projectId.toHexString()}"', 'slug', '"c7"')`);
     expect(plan).to.match(/Bitmap Index Scan on \S+_hcgin_/);
 
-    await postgres!.psql('SELECT pg_stat_reset()');
+    await pg.postgres().psql('SELECT pg_stat_reset()');
     for (let i = 0; i < 10; i++) {
       expect(await checks.find({ projectId, slug: 'c7' }).toArray()).to.have.length(1);
       expect(await checks.findOne({ _id: docs[i]._id })).to.have.property('slug', `c${i}`);
@@ -67,15 +43,15 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
 
   it('an _id filter with more fields reads through the unique _id index, not a BitmapAnd with another index, and finds exactly what MongoDB finds (patches/002-postgresql-pushdown.diff)', async () => {
     type Doc = { _id: string | number | mongoose.Types.ObjectId | mongoose.mongo.Double | mongoose.mongo.Long; deadline: Date; n: number };
-    const checks = connection!.getClient().db('hc_pg').collection<Doc>('guarded');
+    const checks = pg.connection().getClient().db('hc_pg').collection<Doc>('guarded');
     await checks.createIndex({ deadline: 1 });
     const deadline = new Date(Date.UTC(2026, 0, 1));
     const oid = new mongoose.Types.ObjectId();
     // A thousand documents sharing one deadline, as a thousand checks due in the same instant; no ANALYZE, as for a new table.
     await checks.insertMany([...Array.from({ length: 1_000 }, (_, i) => ({ _id: `c${i}`, deadline, n: 0 })), { _id: 7, deadline, n: 0 }, { _id: 7.5, deadline, n: 0 }, { _id: oid, deadline, n: 0 }]);
     const table = await tableOf('guarded');
-    const deadlineIndex = await waitFor('the deadline index', async () => (await postgres!.psql(`SELECT indexname FROM pg_indexes WHERE schemaname = 'hc_pg' AND tablename = '${table}' AND indexname LIKE '%hcgin%' AND indexdef LIKE '%deadline%'`)).trim() || null, 20_000);
-    await postgres!.psql('SELECT pg_stat_reset()');
+    const deadlineIndex = await waitFor('the deadline index', async () => (await pg.postgres().psql(`SELECT indexname FROM pg_indexes WHERE schemaname = 'hc_pg' AND tablename = '${table}' AND indexname LIKE '%hcgin%' AND indexdef LIKE '%deadline%'`)).trim() || null, 20_000);
+    await pg.postgres().psql('SELECT pg_stat_reset()');
 
     for (let i = 0; i < 20; i++) {
       expect((await checks.updateOne({ _id: `c${i}`, deadline }, { $inc: { n: 1 } })).modifiedCount).to.equal(1);
@@ -104,11 +80,11 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
   });
 
   it('a find by a list of _ids (`$in`) reads through the _id index and finds exactly the listed documents (patches/002-postgresql-pushdown.diff)', async () => {
-    const checks = connection!.getClient().db('hc_pg').collection<{ _id: string | number; n: number }>('in');
+    const checks = pg.connection().getClient().db('hc_pg').collection<{ _id: string | number; n: number }>('in');
     await checks.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: `id-${i}`, n: i })));
     await checks.insertMany([{ _id: 7, n: -7 }, { _id: 7.5, n: -75 }]);
-    await postgres!.psql('ANALYZE');
-    await postgres!.psql('SELECT pg_stat_reset()');
+    await pg.postgres().psql('ANALYZE');
+    await pg.postgres().psql('SELECT pg_stat_reset()');
 
     const listed = ['id-3', 'id-2999', 'missing', 'id-3', 'id-10'];
     expect((await checks.find({ _id: { $in: listed } }).toArray()).map((d) => d.n).sort((a, b) => a - b)).to.deep.equal([3, 10, 2999]);
@@ -118,7 +94,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     expect(await checks.countDocuments({ _id: { $in: Array.from({ length: 500 }, (_, i) => `id-${i * 5}`) }, n: { $gte: 100 } })).to.equal(480);
 
     const scans = await waitFor('_id index scans in the statistics', async () => {
-      const used = Number(await postgres!.psql(`SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes WHERE schemaname = 'hc_pg' AND relname = '${await tableOf('in')}' AND indexrelname LIKE '%\\_id\\_%'`));
+      const used = Number(await pg.postgres().psql(`SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes WHERE schemaname = 'hc_pg' AND relname = '${await tableOf('in')}' AND indexrelname LIKE '%\\_id\\_%'`));
       return used >= 3 && used;
     }, 20_000);
     expect(scans).to.be.at.least(3);
@@ -126,7 +102,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
 
   it('pushes date ranges down, on dotted keys through arrays too, and still finds exactly what MongoDB finds (patches/)', async () => {
     type Doc = { _id: string; deadline?: unknown; outbox?: unknown };
-    const docs = connection!.getClient().db('hc_pg').collection<Doc>('ranges');
+    const docs = pg.connection().getClient().db('hc_pg').collection<Doc>('ranges');
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
     const entry = (minutes: number) => ({ recorded: at(minutes) });
     await docs.insertMany([
@@ -143,7 +119,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     const ids = async (filter: object) => (await docs.find(filter).toArray()).map((d) => d._id).sort();
     // An upper bound is compared with the least number on the path, a lower bound is a jsonpath filter.
     const pushedDown = async (filter: object, marker: string) => {
-      const plan = (await connection!.getClient().db('hc_pg').command({ explain: { find: 'ranges', filter } })) as { filterPushdown?: boolean; queryPlanner?: unknown };
+      const plan = (await pg.connection().getClient().db('hc_pg').command({ explain: { find: 'ranges', filter } })) as { filterPushdown?: boolean; queryPlanner?: unknown };
       return plan.filterPushdown === true && JSON.stringify(plan.queryPlanner).includes(marker);
     };
 
@@ -161,7 +137,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
 
   it('an upper bound on a date with a single-field index reads through the btree index of its least number, dotted keys through arrays too (scripts/ferretdb/pgindex.go)', async () => {
     type Doc = { _id: number; deadline: Date | null; outbox: { recorded: Date }[] };
-    const checks = connection!.getClient().db('hc_pg').collection<Doc>('due');
+    const checks = pg.connection().getClient().db('hc_pg').collection<Doc>('due');
     await checks.createIndex({ deadline: 1 });
     await checks.createIndex({ 'outbox.recorded': 1 });
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
@@ -172,9 +148,9 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
     docs[9] = { _id: 9, deadline: at(5), outbox: [{ recorded: at(5) }] };
     await checks.insertMany(docs);
     const table = await tableOf('due');
-    await waitFor('the least-number indexes', async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND tablename = '${table}' AND indexname LIKE '%hcmin%'`)) === 2, 20_000);
-    await postgres!.psql('ANALYZE');
-    await postgres!.psql('SELECT pg_stat_reset()');
+    await waitFor('the least-number indexes', async () => Number(await pg.postgres().psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND tablename = '${table}' AND indexname LIKE '%hcmin%'`)) === 2, 20_000);
+    await pg.postgres().psql('ANALYZE');
+    await pg.postgres().psql('SELECT pg_stat_reset()');
 
     for (let i = 0; i < 10; i++) {
       expect((await checks.find({ deadline: { $lte: at(10) } }).toArray()).map((d) => d._id).sort()).to.deep.equal([7, 9]);
@@ -188,7 +164,7 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
   });
 
   it('answers more concurrent updates and findAndModify than its connection pool holds (patches/001-update-atomic.diff)', async () => {
-    const docs = connection!.getClient().db('hc_pg').collection<{ _id: number; n: number }>('busy');
+    const docs = pg.connection().getClient().db('hc_pg').collection<{ _id: number; n: number }>('busy');
     await docs.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, n: 0 })));
     // Each statement used to hold its query's connection while its write waited for another: 300 at once deadlocked.
     const updates = Array.from({ length: 300 }, (_, i) => docs.updateOne({ _id: i }, { $inc: { n: 1 } }));
@@ -199,9 +175,9 @@ describe('embedded FerretDB on PostgreSQL: pushed-down filters and indexes they 
   });
 
   it('indexes a field as soon as a MongoDB index names it, and drops its index with that MongoDB index', async () => {
-    const flips = connection!.getClient().db('hc_pg').collection('flips');
+    const flips = pg.connection().getClient().db('hc_pg').collection('flips');
     await flips.insertOne({ checkId: new mongoose.Types.ObjectId() });
-    const count = async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%'`));
+    const count = async () => Number(await pg.postgres().psql(`SELECT count(*) FROM pg_indexes WHERE schemaname = 'hc_pg' AND indexname LIKE '%hcgin%'`));
     await flips.createIndex({ checkId: 1, created: -1 }, { name: 'by_check' });
     await waitFor('indexes for checkId and created', async () => (await count()) === 2, 20_000);
     await flips.dropIndex('by_check');

@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mongoose from 'mongoose';
 import { waitFor } from '../../helpers/poll.js';
-import { connectQuickly, startFerret, type FerretServer } from './server.js';
-import { startPostgres, type Postgres } from './postgres.js';
+import { connectQuickly, startFerret } from './server.js';
+import { ferretOnPostgresPerTest } from './on-postgres.js';
 
 /** FNV-1a, 32 bits, as hex: how pgindex.go named its indexes before they were partial. */
 function fnv32a(text: string): string {
@@ -16,38 +15,18 @@ function fnv32a(text: string): string {
 
 describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patches/006-sparse-indexes.diff, pgindex.go)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let postgres: Postgres | undefined;
-  let server: FerretServer | undefined;
-  let connection: mongoose.Connection | undefined;
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hc-ferretdb-sparse-'));
-    postgres = await startPostgres();
-    server = await startFerret(dir, postgres.url);
-    connection = await connectQuickly(server.uri);
-  });
-  afterEach(async () => {
-    await connection?.close();
-    await server?.kill();
-    await postgres?.stop();
-    connection = server = postgres = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
+  const pg = ferretOnPostgresPerTest('hc-ferretdb-sparse-');
   /** The table FerretDB keeps collection `name` of database hc_sparse in. */
-  async function tableOf(name: string): Promise<string> {
-    return (await postgres!.psql(`SELECT _jsonb->>'table' FROM hc_sparse._ferretdb_database_metadata WHERE _jsonb->>'_id' = '${name}'`)).trim();
-  }
+  const tableOf = (name: string): Promise<string> => pg.tableOf('hc_sparse', name);
 
   /** `table`'s index definitions (pg_indexes.indexdef) by index name. */
   async function indexDefs(table: string): Promise<Map<string, string>> {
-    const rows = await postgres!.psql(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'hc_sparse' AND tablename = '${table}'`);
+    const rows = await pg.postgres().psql(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'hc_sparse' AND tablename = '${table}'`);
     return new Map(rows.trim().split('\n').filter(Boolean).map((row) => row.split('|') as [string, string]));
   }
 
   it('listIndexes shows sparse: true as MongoDB does, and PostgreSQL holds a partial index skipping documents without the field (any field of a compound key)', async () => {
-    const checks = connection!.getClient().db('hc_sparse').collection('checks');
+    const checks = pg.connection().getClient().db('hc_sparse').collection('checks');
     await checks.createIndex({ remindAt: 1 }, { sparse: true });
     await checks.createIndex({ a: 1, b: -1 }, { sparse: true, name: 'a_b' });
     await checks.createIndex({ n: 1 });
@@ -73,7 +52,7 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
 
   it('a sparse index holds only the documents with the field, and finds on it read through the partial indexes and return every match', async () => {
     type Doc = { _id: number; remindAt?: Date | null; n: number };
-    const checks = connection!.getClient().db('hc_sparse').collection<Doc>('timers');
+    const checks = pg.connection().getClient().db('hc_sparse').collection<Doc>('timers');
     await checks.createIndex({ remindAt: 1 }, { sparse: true });
     await checks.createIndex({ n: 1 });
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
@@ -86,13 +65,13 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
     await checks.insertMany(docs);
     const table = await tableOf('timers');
     // Valid: a concurrent index build still under way would deadlock with ANALYZE.
-    await waitFor('the partial jsonb_path_ops and least-number indexes', async () => Number(await postgres!.psql(`SELECT count(*) FROM pg_indexes x
+    await waitFor('the partial jsonb_path_ops and least-number indexes', async () => Number(await pg.postgres().psql(`SELECT count(*) FROM pg_indexes x
       JOIN pg_class c ON c.relname = x.indexname JOIN pg_index i ON i.indexrelid = c.oid
       WHERE x.schemaname = 'hc_sparse' AND x.tablename = '${table}' AND i.indisvalid AND x.indexdef ~ '_hcgin_.*WHERE \\(\\(_jsonb -> ''remindAt''::text\\) IS NOT NULL\\)$|_hcmin_.*WHERE \\(_jsonb \\? ''remindAt''::text\\)$'`)) === 2, 20_000);
-    await postgres!.psql('ANALYZE');
+    await pg.postgres().psql('ANALYZE');
 
     // FerretDB's own btree of the sparse index is about its four documents; the one of `n`, about all 3,000.
-    const sizes = new Map((await postgres!.psql(`SELECT indexrelname, pg_relation_size(indexrelid) FROM pg_stat_user_indexes WHERE schemaname = 'hc_sparse' AND relname = '${table}'`))
+    const sizes = new Map((await pg.postgres().psql(`SELECT indexrelname, pg_relation_size(indexrelid) FROM pg_stat_user_indexes WHERE schemaname = 'hc_sparse' AND relname = '${table}'`))
       .trim().split('\n').map((row) => row.split('|') as [string, string]).map(([name, size]) => [name, Number(size)]));
     const sizeOf = (part: string) => {
       const found = [...sizes].find(([name]) => name.includes(part) && !name.includes('_hc'));
@@ -101,7 +80,7 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
     };
     expect(sizeOf('_remindat_')).to.be.lessThan(sizeOf('_n__'));
 
-    await postgres!.psql('SELECT pg_stat_reset()');
+    await pg.postgres().psql('SELECT pg_stat_reset()');
     for (let i = 0; i < 10; i++) {
       expect((await checks.find({ remindAt: { $lte: at(10) } }).toArray()).map((d) => d._id).sort()).to.deep.equal([7, 8]);
       expect((await checks.find({ remindAt: at(60) }).toArray()).map((d) => d._id)).to.deep.equal([9]);
@@ -109,7 +88,7 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
     expect((await checks.find({ remindAt: null }).toArray()).length).to.equal(2_997); // missing or null, as in MongoDB
     expect((await checks.find({ remindAt: { $exists: true } }).toArray()).map((d) => d._id).sort()).to.deep.equal([10, 7, 8, 9]);
     const used = await waitFor('index scans of both partial indexes in the statistics', async () => {
-      const rows = await postgres!.psql(`SELECT indexrelname FROM pg_stat_user_indexes WHERE schemaname = 'hc_sparse' AND relname = '${table}' AND idx_scan >= 10`);
+      const rows = await pg.postgres().psql(`SELECT indexrelname FROM pg_stat_user_indexes WHERE schemaname = 'hc_sparse' AND relname = '${table}' AND idx_scan >= 10`);
       const names = rows.trim().split('\n');
       return names.some((name) => name.includes('_hcgin_')) && names.some((name) => name.includes('_hcmin_')) && names;
     }, 20_000);
@@ -117,7 +96,7 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
   });
 
   it('a unique sparse index allows any number of documents without the field, but not two equal values (null included), as MongoDB', async () => {
-    const keys = connection!.getClient().db('hc_sparse').collection<{ _id: number; key?: string | null }>('keys');
+    const keys = pg.connection().getClient().db('hc_sparse').collection<{ _id: number; key?: string | null }>('keys');
     await keys.createIndex({ key: 1 }, { unique: true, sparse: true });
     await keys.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3, key: 'a' }, { _id: 4, key: null }]);
     const duplicate = async (doc: { _id: number; key?: string | null }) => keys.insertOne(doc).then(() => 0, (err: { code?: number }) => err.code);
@@ -128,7 +107,7 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
   });
 
   it('refuses a sparse dotted key, a sparse _id index and a sparse value that is not a boolean, creating nothing', async () => {
-    const db = connection!.getClient().db('hc_sparse');
+    const db = pg.connection().getClient().db('hc_sparse');
     await db.collection<{ _id: number }>('refused').insertOne({ _id: 1 });
     const code = async (index: Record<string, unknown>) => db.command({ createIndexes: 'refused', indexes: [index] }).then(() => 0, (err: { code?: number }) => err.code);
     expect(await code({ key: { 'outbox.recorded': 1 }, name: 'o', sparse: true })).to.equal(238); // NotImplemented
@@ -138,11 +117,11 @@ describe('embedded FerretDB on PostgreSQL: sparse indexes (scripts/ferretdb/patc
   });
 
   it('replaces a jsonb_path_ops index of the previous, non-partial form with the partial one (scripts/ferretdb/pgindex.go)', async () => {
-    const flips = connection!.getClient().db('hc_sparse').collection('flips');
+    const flips = pg.connection().getClient().db('hc_sparse').collection('flips');
     await flips.insertOne({ checkId: 1 });
     const table = await tableOf('flips');
     const old = `${table}_hcgin_${fnv32a(`${table}\u0000checkId`)}`;
-    await postgres!.psql(`CREATE INDEX "${old}" ON hc_sparse."${table}" USING gin ((_jsonb->'checkId') jsonb_path_ops)`);
+    await pg.postgres().psql(`CREATE INDEX "${old}" ON hc_sparse."${table}" USING gin ((_jsonb->'checkId') jsonb_path_ops)`);
     await flips.createIndex({ checkId: 1 });
     const defs = await waitFor('the old index dropped and a partial one added', async () => {
       const byName = await indexDefs(table);
