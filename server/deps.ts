@@ -18,4 +18,6 @@ export interface AppDeps {
   journal?: PingJournal;
   /** The web app's settings (server/pages/options.ts); default from config (tests pass their own). */
   web?: WebOptions;
+  /** Proxies in front whose headers the ping log believes (server/proxy.ts); default `config.trustProxy` (tests pass their own). */
+  trustProxy?: number;
 }

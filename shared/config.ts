@@ -19,8 +19,8 @@ export interface Config extends RedisConfig {
   readonly mongodbUri: string;
   /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
   readonly mongodbUriGiven: boolean;
-  /** Believe X-Forwarded-For/-Proto (default true, as the reference); false when clients connect directly. */
-  readonly trustProxy: boolean;
+  /** Proxies in front of the web process whose X-Forwarded-For/-Proto are believed (server/proxy.ts); 0 (the default) believes none. */
+  readonly trustProxy: number;
   readonly logLevel: string;
   /** Secret for badge signatures (behaviour.md §3.12); never the development value in production. */
   readonly secretKey: string;
@@ -85,7 +85,7 @@ interface Env extends NotifyEnv, OpsEnv, RedisEnv {
   readonly PORT: number;
   readonly BASE_URL?: string;
   readonly MONGODB_URI?: string;
-  readonly TRUST_PROXY: boolean;
+  readonly TRUST_PROXY: number | boolean;
   readonly LOG_LEVEL: string;
   readonly SECRET_KEY: string;
   readonly SITE_NAME: string;
@@ -115,7 +115,8 @@ const schema = Joi.object<Env>({
   PORT: Joi.number().integer().min(0).max(65535).default(8000),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
-  TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(true),
+  // A hop count; `true` is one proxy (Heroku's router), `false` none.
+  TRUST_PROXY: Joi.alternatives().try(Joi.number().integer().min(0).max(10), Joi.boolean()).default(0),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   SECRET_KEY: Joi.when('NODE_ENV', {
     is: 'production',
@@ -175,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     baseUrl,
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
     mongodbUriGiven: value.MONGODB_URI !== undefined,
-    trustProxy: value.TRUST_PROXY,
+    trustProxy: typeof value.TRUST_PROXY === 'boolean' ? Number(value.TRUST_PROXY) : value.TRUST_PROXY,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
     siteName: value.SITE_NAME,

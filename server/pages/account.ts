@@ -5,11 +5,13 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
-import { authenticate, changePassword, createUser } from '../../shared/services/users.js';
-import { usableInvitation } from '../../shared/services/invitations.js';
+import { authenticate, changePassword, createUser, normaliseEmail } from '../../shared/services/users.js';
+import { acceptInvitation, usableInvitation } from '../../shared/services/invitations.js';
+import type { InvitationDoc } from '../../shared/models/invitation.js';
+import type { UserDoc } from '../../shared/models/user.js';
 import type { Clock } from '../../shared/clock.js';
 import type { WebOptions } from './options.js';
-import type { SignInLimiter } from './limits.js';
+import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
 import { fieldOf } from './forms.js';
@@ -27,18 +29,22 @@ async function signIn(req: Request, userId: string, epoch: number): Promise<void
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }
 
-/** Whether `/signup/` is open for this request: REGISTRATION_OPEN, or a usable invitation token in `invite`. */
-async function signUpOpen(options: WebOptions, invite: string, now: Date): Promise<boolean> {
-  if (options.registrationOpen) return true;
-  if (invite === '') return false;
-  return usableInvitation(invite, now, options.secretKey).then(
-    () => true,
-    () => false,
-  );
+/**
+ * Whether `/signup/` is open for this request, and through which invitation: a usable invitation token in `invite`
+ * (only its address may sign up), else REGISTRATION_OPEN.
+ * @throws AppError(404) when sign-up is closed to this request.
+ */
+async function signUpInvitation(options: WebOptions, invite: string, now: Date): Promise<InvitationDoc | null> {
+  const invitation = invite === '' ? null : await usableInvitation(invite, now, options.secretKey).catch(() => null);
+  if (invitation || options.registrationOpen) return invitation;
+  throw new AppError(404, 'sign-up is closed on this site: ask a project owner for an invitation');
 }
 
+/** The answer to a form sent too often. */
+const TOO_MANY = 'Too many attempts. Wait a few minutes, then try again.';
+
 /** Routes of the account pages. */
-export function accountRouter(options: WebOptions, limiter: SignInLimiter, clock: Clock): Router {
+export function accountRouter(options: WebOptions, limiter: AccountLimits, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const signInPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
     render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, email: '', error: '', ...data }, status);
@@ -49,7 +55,7 @@ export function accountRouter(options: WebOptions, limiter: SignInLimiter, clock
   router.post('/signin/', async (req, res) => {
     const email = fieldOf(req, 'email');
     const next = safeNext(fieldOf(req, 'next'));
-    if (!(await limiter(req, email))) {
+    if (!(await limiter.signIn(req, email))) {
       return signInPage(req, res, { email, next, error: 'Too many sign-in attempts. Wait a minute, then try again.' }, 429);
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
@@ -65,22 +71,28 @@ export function accountRouter(options: WebOptions, limiter: SignInLimiter, clock
   });
 
   const signUpPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
-    render(req, res, 'signup', { title: 'Sign up', email: '', error: '', ...data }, status);
+    render(req, res, 'signup', { title: 'Sign up', email: '', error: '', invited: false, ...data }, status);
   router.get('/signup/', async (req, res) => {
     const invite = typeof req.query.invite === 'string' ? req.query.invite : '';
-    if (!(await signUpOpen(options, invite, clock()))) throw new AppError(404, 'sign-up is closed on this site: ask a project owner for an invitation');
-    signUpPage(req, res, { invite });
+    const invitation = await signUpInvitation(options, invite, clock());
+    signUpPage(req, res, { invite: invitation ? invite : '', email: invitation?.email ?? '', invited: Boolean(invitation) });
   });
   router.post('/signup/', async (req, res) => {
-    const invite = fieldOf(req, 'invite');
     const email = fieldOf(req, 'email');
-    if (!(await signUpOpen(options, invite, clock()))) throw new AppError(404, 'sign-up is closed on this site: ask a project owner for an invitation');
+    const invitation = await signUpInvitation(options, fieldOf(req, 'invite'), clock());
+    const invite = invitation ? fieldOf(req, 'invite') : '';
+    const page = { invite, email, invited: Boolean(invitation) };
+    if (!(await limiter.signUp(req, email))) return signUpPage(req, res, { ...page, error: TOO_MANY }, 429);
+    let user: UserDoc | null;
     try {
-      await createUser(email, fieldOf(req, 'password'), clock());
+      // The link was mailed to the invited address: holding it proves that address, and no other.
+      if (invitation && normaliseEmail(email) !== invitation.email) throw new AppError(400, 'this invitation is for another email address');
+      user = await createUser(email, fieldOf(req, 'password'), clock());
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) return signUpPage(req, res, { invite, email, error: `${err.message}.` }, 400);
+      if (err instanceof AppError && err.status === 400) return signUpPage(req, res, { ...page, error: `${err.message}.` }, 400);
       throw err;
     }
+    if (user && invitation) await acceptInvitation(invite, user, clock(), options.secretKey).catch(() => undefined);
     req.session.notice = 'If this address had no account, it has one now: sign in with it.';
     res.redirect(303, `/signin/?next=${encodeURIComponent(invite ? `/invite/${invite}` : '/projects/')}`);
   });

@@ -11,7 +11,7 @@ import { AppError } from '../../shared/errors.js';
 import { logger } from '../../shared/logger.js';
 import { webOptionsOf } from './options.js';
 import { sessionMiddleware } from './session.js';
-import { signInLimiter } from './limits.js';
+import { accountLimits } from './limits.js';
 import { loadUser } from './guard.js';
 import { PAGE_HEADERS, render } from './render.js';
 import { accountRouter } from './account.js';
@@ -66,7 +66,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
-  pages.use(accountRouter(options, signInLimiter(deps.redis, options), deps.clock));
+  pages.use(accountRouter(options, accountLimits(deps.redis, options), deps.clock));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));

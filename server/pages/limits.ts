@@ -1,43 +1,57 @@
 /**
- * Sign-in rate limits (the reference's token buckets for logins): per address and per client IP, counted in Redis so
- * every web process shares them. Every attempt counts, right or wrong.
+ * Rate limits of the account forms (the reference's token buckets for logins, extended to sign-up): each attempt
+ * counts once per address and once per client (server/proxy.ts: the socket's address, or the one TRUST_PROXY proxies
+ * saw), right or wrong, in Redis so every web process shares them.
  */
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { Request } from 'express';
 import type { WebOptions } from './options.js';
+import { clientAddressOf } from '../proxy.js';
 
 /** Sign-in attempts allowed per address per minute. */
 export const ATTEMPTS_PER_EMAIL = 5;
-/** Sign-in attempts allowed per client IP per minute. */
+/** Sign-in attempts allowed per client per minute. */
 export const ATTEMPTS_PER_IP = 20;
-const WINDOW_SECONDS = 60;
+/** Sign-ups (an argon2 hash each) allowed per address, and per client, per {@link SIGN_UP_WINDOW_SECONDS}. */
+export const SIGN_UPS_PER_EMAIL = 3;
+export const SIGN_UPS_PER_IP = 10;
+const SIGN_UP_WINDOW_SECONDS = 600;
+const SIGN_IN_WINDOW_SECONDS = 60;
 
-/** Counts one sign-in attempt; true while under both limits. */
-export type SignInLimiter = (req: Request, email: string) => Promise<boolean>;
+/** Counts one attempt of a form for an address; true while under both of its limits. */
+export type AttemptLimit = (req: Request, email: string) => Promise<boolean>;
 
-/** The client's address: the last X-Forwarded-For hop (added by our proxy) when trusted, else the socket's. */
-function clientIp(req: Request, trustProxy: boolean): string {
-  const forwarded = trustProxy ? req.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
-  return forwarded || req.socket.remoteAddress || 'unknown';
+/** The account forms' limits. */
+export interface AccountLimits {
+  signIn: AttemptLimit;
+  signUp: AttemptLimit;
 }
 
-/** Builds the limiter over the pages' Redis connection. Redis errors propagate (the page answers 500). */
-export function signInLimiter(redis: Redis, options: WebOptions): SignInLimiter {
-  const common = { storeClient: redis, duration: WINDOW_SECONDS };
-  const byEmail = new RateLimiterRedis({ ...common, points: ATTEMPTS_PER_EMAIL, keyPrefix: `${options.keyPrefix}:signin-email` });
-  const byIp = new RateLimiterRedis({ ...common, points: ATTEMPTS_PER_IP, keyPrefix: `${options.keyPrefix}:signin-ip` });
-  const consume = async (limiter: RateLimiterRedis, key: string): Promise<boolean> => {
-    try {
-      await limiter.consume(key);
-      return true;
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return false;
-      throw err;
-    }
+/** Takes one point from `limiter` for `key`; false when none is left. Redis errors propagate (the page answers 500). */
+async function take(limiter: RateLimiterRedis, key: string): Promise<boolean> {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return false;
+    throw err;
+  }
+}
+
+/** Builds the limits over the pages' Redis connection. */
+export function accountLimits(redis: Redis, options: WebOptions): AccountLimits {
+  const limit = (name: string, perEmail: number, perClient: number, duration: number): AttemptLimit => {
+    const byEmail = new RateLimiterRedis({ storeClient: redis, duration, points: perEmail, keyPrefix: `${options.keyPrefix}:${name}-email` });
+    const byClient = new RateLimiterRedis({ storeClient: redis, duration, points: perClient, keyPrefix: `${options.keyPrefix}:${name}-ip` });
+    return async (req, email) => {
+      const client = clientAddressOf(req, options.trustProxy) ?? 'unknown';
+      const [clientOk, emailOk] = await Promise.all([take(byClient, client), take(byEmail, email.trim().toLowerCase())]);
+      return clientOk && emailOk;
+    };
   };
-  return async (req, email) => {
-    const [ipOk, emailOk] = await Promise.all([consume(byIp, clientIp(req, options.trustProxy)), consume(byEmail, email.trim().toLowerCase())]);
-    return ipOk && emailOk;
+  return {
+    signIn: limit('signin', ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP, SIGN_IN_WINDOW_SECONDS),
+    signUp: limit('signup', SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP, SIGN_UP_WINDOW_SECONDS),
   };
 }

@@ -1,13 +1,14 @@
 /**
  * A project's members (README, Web app): everyone sees the list; owners invite by email (a signed link shown on the
- * page and emailed), change roles and remove members. Invitation links: `/invite/<token>`.
+ * page and emailed), list and revoke pending invitations, change roles and remove members. Invitation links:
+ * `/invite/<token>`.
  */
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
 import { ROLES, type Role } from '../../shared/models/membership.js';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
-import { CAN, membersOf, removeMember, setRole } from '../../shared/services/members.js';
-import { acceptInvitation, createInvitation, usableInvitation } from '../../shared/services/invitations.js';
+import { CAN, membersOf, removeMember, roleOf, setRole } from '../../shared/services/members.js';
+import { acceptInvitation, assertUsable, createInvitation, invitationOf, pendingInvitations, revokeInvitation } from '../../shared/services/invitations.js';
 import type { Clock } from '../../shared/clock.js';
 import type { WebOptions } from './options.js';
 import { accessOf, projectAccess, requireUser, ROLE_LABELS } from './guard.js';
@@ -28,9 +29,10 @@ export function membersRouter(options: WebOptions, clock: Clock): Router {
 
   const membersPage = async (req: Request, res: Response, data: Record<string, unknown> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
-    const members = await membersOf(project._id);
+    const [members, invitations] = await Promise.all([membersOf(project._id), CAN.manage(role) ? pendingInvitations(project._id, clock()) : []]);
     const self = currentUser(res)?._id;
-    render(req, res, 'members', { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, self, roleLabels: ROLE_LABELS, invite: null, error: '', ...data }, status);
+    const view = { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, invitations, self, roleLabels: ROLE_LABELS, invite: null, error: '' };
+    render(req, res, 'members', { ...view, ...data }, status);
   };
   router.get('/projects/:projectId/members/', projectAccess('read'), (req, res) => membersPage(req, res));
 
@@ -72,9 +74,20 @@ export function membersRouter(options: WebOptions, clock: Clock): Router {
     res.redirect(303, `/projects/${project._id}/members/`);
   });
 
+  router.post('/projects/:projectId/members/invitations/:invitationId/revoke', projectAccess('manage'), async (req, res) => {
+    const { project } = accessOf(res);
+    await revokeInvitation(project._id, String(req.params.invitationId), clock());
+    req.session.notice = 'Invitation revoked: its link works no more.';
+    res.redirect(303, `/projects/${project._id}/members/`);
+  });
+
   router.get('/invite/:token', async (req, res) => {
     const token = String(req.params.token);
-    const invitation = await usableInvitation(token, clock(), options.secretKey);
+    const invitation = await invitationOf(token, options.secretKey);
+    // Used by signing up through it: the invited person, now signed in, goes to the project.
+    const user = currentUser(res);
+    if (invitation.usedAt && user?.email === invitation.email && (await roleOf(invitation.projectId, user._id))) return res.redirect(303, `/projects/${invitation.projectId}/`);
+    assertUsable(invitation, clock());
     const project = await Project.findById(invitation.projectId).lean<ProjectDoc>();
     if (!project) throw new AppError(404, 'the project of this invitation has been deleted');
     render(req, res, 'invite', { title: 'Invitation', token, projectName: project.name, role: ROLE_LABELS[invitation.role] });

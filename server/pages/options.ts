@@ -11,8 +11,8 @@ export interface WebOptions {
   baseUrl: string;
   /** Prefix of the pages' Redis keys (sessions, sign-in limits). */
   keyPrefix: string;
-  /** Believe the last X-Forwarded-For hop for the per-IP sign-in limit. */
-  trustProxy: boolean;
+  /** Proxies in front whose X-Forwarded-For/-Proto are believed (server/proxy.ts), for the per-client limits and the session's Secure cookie. */
+  trustProxy: number;
 }
 
 /** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX and TRUST_PROXY. */

@@ -33,7 +33,7 @@ export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHan
     resave: false,
     saveUninitialized: false,
     rolling: true,
-    proxy: options.trustProxy,
+    proxy: options.trustProxy > 0,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',

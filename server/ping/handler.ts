@@ -15,7 +15,8 @@ import { observePingSeconds } from '../../shared/metrics.js';
 import { pingBatcher, type PingItem } from '../../shared/pings/record.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { handlePing, type PingDeps, type PingInput, type PingTarget, type RouteAction } from './service.js';
-import { readPingBody, remoteAddrOf, schemeOf, uaOf, type PingBody } from './request.js';
+import { readPingBody, uaOf, type PingBody } from './request.js';
+import { clientAddressOf, schemeOf } from '../proxy.js';
 import { KnownChecks } from './known-checks.js';
 
 const log = logger.child({ module: 'http' });
@@ -79,6 +80,7 @@ export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerR
     record: (item: PingItem) => batcher.load(item),
     ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog, max: config.pingJournalMax },
     known: new KnownChecks(),
+    proxyHops: deps.trustProxy ?? config.trustProxy,
   };
   return (req, res) => {
     // Timed to the end of the response, errors included: what a pinging client waits.
@@ -104,7 +106,7 @@ async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse)
     ...parsed,
     rid: lastValue(params?.rid),
     create: lastValue(params?.create) === '1',
-    meta: { scheme: schemeOf(req, config.trustProxy), remoteAddr: remoteAddrOf(req, config.trustProxy), method: req.method!, ua: uaOf(req), body },
+    meta: { scheme: schemeOf(req, deps.proxyHops ?? 0), remoteAddr: clientAddressOf(req, deps.proxyHops ?? 0), method: req.method!, ua: uaOf(req), body },
   }));
   res.writeHead(status, ANSWERS[status].headers).end(ANSWERS[status].body);
 }

@@ -52,6 +52,8 @@ export type PingDeps = RecordDeps & ProvisionDeps & {
   /** With a journal: the check UUIDs known to exist. */
   known?: KnownChecks;
   ack?: { ms: number; backlog: number; max: number };
+  /** Proxies in front whose X-Forwarded-For/-Proto give `remote_addr` and `scheme` (server/proxy.ts). */
+  proxyHops?: number;
 };
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');

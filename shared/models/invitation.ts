@@ -1,4 +1,4 @@
-/** An invitation to join a project with a role; its link is signed with SECRET_KEY, used once, and expires. */
+/** An invitation to join a project with a role; its link is signed with SECRET_KEY, used once, expires, and may be revoked. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { ROLES } from './membership.js';
 
@@ -14,6 +14,8 @@ const invitationSchema = new Schema(
     expires: { type: Date, required: true },
     /** Set when accepted: a second use is refused. */
     usedAt: { type: Date, default: null },
+    /** Set when an owner revokes it before use: the link then opens nothing. */
+    revokedAt: { type: Date, default: null },
   },
   { versionKey: false },
 );

@@ -24,7 +24,7 @@ export function webOptions(overrides: Partial<WebOptions> = {}): WebOptions {
     registrationOpen: false,
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
-    trustProxy: false,
+    trustProxy: 0,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { User } from '../../../shared/models/user.js';
 import { authenticate } from '../../../shared/services/users.js';
+import { SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP } from '../../../server/pages/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 
 describe('sign-up and password change', () => {
@@ -24,6 +25,20 @@ describe('sign-up and password change', () => {
     expect([taken.status, taken.headers.location]).to.deep.equal([fresh.status, fresh.headers.location]);
     expect(await authenticate('new@example.org', PASSWORD)).not.to.equal(null);
     expect(await authenticate('taken@example.org', 'another password')).to.equal(null);
+  });
+
+  it(`limits sign-ups (an argon2 hash each): per client (${SIGN_UPS_PER_IP} in 10 minutes) and per address (${SIGN_UPS_PER_EMAIL})`, async () => {
+    const agent = webAgent({ registrationOpen: true });
+    const _csrf = csrfOf((await agent.get('/signup/')).text);
+    const send = (email: string) => agent.post('/signup/').type('form').send({ _csrf, email, password: PASSWORD });
+    const sameAddress: number[] = [];
+    for (let i = 0; i <= SIGN_UPS_PER_EMAIL; i += 1) sameAddress.push((await send('ann@example.org')).status);
+    expect(sameAddress).to.deep.equal([...Array<number>(SIGN_UPS_PER_EMAIL).fill(303), 429]);
+    for (let i = SIGN_UPS_PER_EMAIL + 1; i < SIGN_UPS_PER_IP; i += 1) expect((await send(`user${i}@example.org`)).status).to.equal(303);
+    const refused = await send('last@example.org');
+    expect(refused.status).to.equal(429);
+    expect(refused.text).to.contain('Too many attempts.');
+    expect(await User.countDocuments({ email: 'last@example.org' })).to.equal(0);
   });
 
   it('shows a short password beside the form and creates nothing', async () => {

@@ -1,9 +1,11 @@
 /** Invitations (server/pages/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
 import { expect } from 'chai';
 import { Membership } from '../../../shared/models/membership.js';
+import { User, type UserDoc } from '../../../shared/models/user.js';
+import { Invitation, type InvitationDoc } from '../../../shared/models/invitation.js';
 import { INVITATION_TTL_MS } from '../../../shared/services/invitations.js';
 import { buildProject } from '../../helpers/factories.js';
-import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
+import { buildUser, csrfOf, join, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 
 /** The owner's agent, and the path of an invitation the owner made for `email` as `role`. */
 async function invite(email: string, role = 'ro'): Promise<{ projectId: string; path: string }> {
@@ -34,8 +36,10 @@ describe('invitations', () => {
     expect(first.headers.location).to.equal(`/projects/${projectId}/`);
     expect(await Membership.findOne({ projectId, role: 'ro' }).lean()).not.to.equal(null);
     const again = await bob.get(path);
-    expect(again.status).to.equal(410);
-    expect(again.text).to.contain('This invitation has already been used.');
+    expect([again.status, again.headers.location]).to.deep.equal([303, `/projects/${projectId}/`]);
+    const other = await webAgent().get(path);
+    expect(other.status).to.equal(410);
+    expect(other.text).to.contain('This invitation has already been used.');
   });
 
   it('lets an invited person sign up through the link while registration is closed', async () => {
@@ -47,7 +51,7 @@ describe('invitations', () => {
     const signUp = await bob.post('/signup/').type('form').send({ _csrf: csrfOf(page.text), invite: token, email: 'bob@example.org', password: PASSWORD });
     expect(signUp.headers.location).to.equal(`/signin/?next=${encodeURIComponent(path)}`);
     await signIn(bob, 'bob@example.org');
-    expect((await accept(bob, path)).headers.location).to.equal(`/projects/${projectId}/`);
+    expect((await bob.get(path)).headers.location).to.equal(`/projects/${projectId}/`);
   });
 
   it('refuses an expired invitation', async () => {
@@ -94,5 +98,69 @@ describe('invitations', () => {
     expect(demote.text).to.contain('a project needs at least one owner.');
     expect((await owner.post(`${base}/${bob._id}/remove`).type('form').send({ _csrf })).status).to.equal(303);
     expect(await Membership.countDocuments({ projectId: project._id })).to.equal(1);
+  });
+});
+
+describe('invitations: sign-up through a link (issue 31 item 1, flaw 1)', () => {
+  /** Posts the sign-up form of the invitation `path` with `email`. */
+  async function signUp(path: string, email: string) {
+    const token = path.split('/').pop() ?? '';
+    const agent = webAgent();
+    const _csrf = await tokenOf(agent);
+    return agent.post('/signup/').type('form').send({ _csrf, invite: token, email, password: PASSWORD });
+  }
+
+  it('refuses an address other than the invited one, and creates no account', async () => {
+    const { path } = await invite('bob@example.org');
+    const res = await signUp(path, 'eve@example.org');
+    expect(res.status).to.equal(400);
+    expect(res.text).to.contain('this invitation is for another email address.');
+    expect(await User.countDocuments({ email: 'eve@example.org' })).to.equal(0);
+  });
+
+  it('uses the invitation up: the new account is a member, and the link opens sign-up no more', async () => {
+    const { projectId, path } = await invite('bob@example.org', 'rw');
+    expect((await signUp(path, 'bob@example.org')).status).to.equal(303);
+    const bob = await User.findOne({ email: 'bob@example.org' }).lean<UserDoc>();
+    expect(await Membership.findOne({ projectId, userId: bob?._id }).lean()).to.include({ role: 'rw' });
+    const token = path.split('/').pop() ?? '';
+    expect((await webAgent().get(`/signup/?invite=${token}`)).status).to.equal(404);
+    expect((await signUp(path, 'carol@example.org')).status).to.equal(404);
+    expect(await User.countDocuments({ email: 'carol@example.org' })).to.equal(0);
+    // Signed in, the invited person's link leads to the project it joined.
+    const agent = webAgent();
+    await signIn(agent, 'bob@example.org');
+    const again = await agent.get(path);
+    expect([again.status, again.headers.location]).to.deep.equal([303, `/projects/${projectId}/`]);
+  });
+
+  it('lists pending invitations to the owner, who revokes one: its link then works no more', async () => {
+    const { projectId, path } = await invite('bob@example.org');
+    const owner = webAgent();
+    await signIn(owner, 'own@example.org');
+    const page = await owner.get(`/projects/${projectId}/members/`);
+    expect(page.text).to.match(/id="invitations"[\s\S]*bob@example\.org/);
+    const revoke = /action="([^"]+\/revoke)"/.exec(page.text)?.[1] ?? '';
+    expect(revoke).to.match(new RegExp(`^/projects/${projectId}/members/invitations/[^/]+/revoke$`));
+    expect((await owner.post(revoke).type('form').send({ _csrf: csrfOf(page.text) })).status).to.equal(303);
+    expect((await owner.get(`/projects/${projectId}/members/`)).text).not.to.contain('id="invitations"');
+    const opened = await webAgent().get(path);
+    expect(opened.status).to.equal(410);
+    expect(opened.text).to.contain('This invitation has been revoked.');
+    expect((await signUp(path, 'bob@example.org')).status).to.equal(404);
+  });
+
+  it('does not let a read-write member see or revoke invitations', async () => {
+    const { projectId } = await invite('bob@example.org');
+    const rw = await buildUser('rw@example.org');
+    await join(projectId, rw, 'rw');
+    const agent = webAgent();
+    await signIn(agent, 'rw@example.org');
+    const page = await agent.get(`/projects/${projectId}/members/`);
+    expect(page.text).not.to.contain('bob@example.org');
+    const invitation = await Invitation.findOne({ projectId }).lean<InvitationDoc>();
+    const res = await agent.post(`/projects/${projectId}/members/invitations/${invitation?._id}/revoke`).type('form').send({ _csrf: csrfOf(page.text) });
+    expect(res.status).to.equal(403);
+    expect(await Invitation.countDocuments({ projectId, revokedAt: null })).to.equal(1);
   });
 });

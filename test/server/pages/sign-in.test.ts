@@ -1,6 +1,9 @@
 /** Sign-in, sign-out and the session cookie (server/pages/account.ts, session.ts, limits.ts). */
 import { expect } from 'chai';
-import { ATTEMPTS_PER_EMAIL } from '../../../server/pages/limits.js';
+import supertest from 'supertest';
+import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from '../../../server/pages/limits.js';
+import { createWebHandler } from '../../../server/app.js';
+import { testContext } from '../../helpers/hooks.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 
 describe('sign-in', () => {
@@ -27,7 +30,7 @@ describe('sign-in', () => {
   });
 
   it('sets a Secure cookie when BASE_URL is https (the proxy in front says https)', async () => {
-    const res = await webAgent({ baseUrl: 'https://hc.example.org', trustProxy: true }).get('/signin/').set('X-Forwarded-Proto', 'https');
+    const res = await webAgent({ baseUrl: 'https://hc.example.org', trustProxy: 1 }).get('/signin/').set('X-Forwarded-Proto', 'https');
     expect(String(res.headers['set-cookie'])).to.match(/hc_session=/).and.match(/; Secure/);
   });
 
@@ -54,6 +57,31 @@ describe('sign-in', () => {
     let last = 0;
     for (let i = 0; i < 21; i += 1) last = (await signIn(agent, `user${i}@example.org`, 'wrong password')).status;
     expect(last).to.equal(429);
+  });
+
+  it(`with the service's own settings, a forged X-Forwarded-For per attempt does not escape the per-client limit (${ATTEMPTS_PER_IP} a minute)`, async () => {
+    const { redis, queues } = testContext();
+    const agent = supertest.agent(createWebHandler({ clock: () => new Date(), redis, queues }));
+    const statuses: number[] = [];
+    for (let i = 0; i <= ATTEMPTS_PER_IP; i += 1) {
+      const _csrf = await tokenOf(agent);
+      const res = await agent.post('/signin/').set('X-Forwarded-For', `198.51.100.${i}`).type('form').send({ _csrf, email: `user${i}@example.org`, password: 'wrong password' });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, ATTEMPTS_PER_IP).every((status) => status === 400)).to.equal(true);
+    expect(statuses[ATTEMPTS_PER_IP]).to.equal(429);
+  });
+
+  it('behind one trusted proxy, counts each client by the address the proxy added', async () => {
+    const agent = webAgent({ trustProxy: 1 });
+    for (let i = 0; i < ATTEMPTS_PER_IP; i += 1) {
+      const _csrf = await tokenOf(agent);
+      await agent.post('/signin/').set('X-Forwarded-For', `198.51.100.${i}, 203.0.113.9`).type('form').send({ _csrf, email: `user${i}@example.org`, password: 'x' });
+    }
+    const _csrf = await tokenOf(agent);
+    const same = await agent.post('/signin/').set('X-Forwarded-For', '203.0.113.9').type('form').send({ _csrf, email: 'last@example.org', password: 'x' });
+    const other = await agent.post('/signin/').set('X-Forwarded-For', '203.0.113.10').type('form').send({ _csrf, email: 'last@example.org', password: 'x' });
+    expect([same.status, other.status]).to.deep.equal([429, 400]);
   });
 
   it('refuses a POST without the CSRF token, or with a wrong one, with 403', async () => {

@@ -12,19 +12,24 @@ describe('ANY /ping/<uuid>: request data', () => {
     check = await buildCheck(project);
   });
 
-  it('takes remote_addr from the first X-Forwarded-For entry', async () => {
-    await http().get(`/ping/${check._id}`).set('X-Forwarded-For', '203.0.113.9, 10.0.0.1');
+  it('takes remote_addr from the X-Forwarded-For entry the trusted proxy added, not one a client wrote', async () => {
+    await http(undefined, 1).get(`/ping/${check._id}`).set('X-Forwarded-For', '198.51.100.7, 203.0.113.9');
     expect((await onlyPing(check._id)).remoteAddr).to.equal('203.0.113.9');
   });
 
+  it('believes neither X-Forwarded-For nor X-Forwarded-Proto with the default settings (TRUST_PROXY 0)', async () => {
+    await http().get(`/ping/${check._id}`).set('X-Forwarded-For', '198.51.100.7').set('X-Forwarded-Proto', 'https');
+    expect(await onlyPing(check._id)).to.include({ remoteAddr: '127.0.0.1', scheme: 'http' });
+  });
+
   it('removes a :port after a dotted IPv4 address', async () => {
-    await http().get(`/ping/${check._id}`).set('X-Forwarded-For', '1.1.1.1:1234');
+    await http(undefined, 1).get(`/ping/${check._id}`).set('X-Forwarded-For', '1.1.1.1:1234');
     expect((await onlyPing(check._id)).remoteAddr).to.equal('1.1.1.1');
   });
 
   it('keeps IPv6 and IPv4-mapped forms as given', async () => {
-    await http().get(`/ping/${check._id}`).set('X-Forwarded-For', '2001:db8::1');
-    await http().get(`/ping/${check._id}/log`).set('X-Forwarded-For', '::ffff:1.1.1.1');
+    await http(undefined, 1).get(`/ping/${check._id}`).set('X-Forwarded-For', '2001:db8::1');
+    await http(undefined, 1).get(`/ping/${check._id}/log`).set('X-Forwarded-For', '::ffff:1.1.1.1');
     const addrs = (await storedPings(check._id)).map((p) => p.remoteAddr);
     expect(addrs).to.deep.equal(['2001:db8::1', '::ffff:1.1.1.1']);
   });
@@ -35,7 +40,7 @@ describe('ANY /ping/<uuid>: request data', () => {
   });
 
   it('takes scheme from X-Forwarded-Proto, else the connection (http)', async () => {
-    await http().get(`/ping/${check._id}`).set('X-Forwarded-Proto', 'https');
+    await http(undefined, 1).get(`/ping/${check._id}`).set('X-Forwarded-Proto', 'https');
     expect((await onlyPing(check._id)).scheme).to.equal('https');
   });
 
