@@ -37,7 +37,7 @@ export function maintenanceRouter(deps: AppDeps): Router {
     const { project, role } = accessOf(res);
     const now = deps.clock();
     const names = new Map((await checksOf(project._id)).map((c) => [c._id, c.name || c._id]));
-    const list = (await windows.listWindows(project._id)).map((w) => ({ window: w, json: presentMaintenance(w, now), names: w.checkIds.map((id) => names.get(id) ?? id) }));
+    const list = (await windows.listWindows(project._id)).map((w) => ({ window: w, json: presentMaintenance(w, now, !CAN.write(role)), names: w.checkIds.map((id) => names.get(id) ?? id) }));
     render(req, res, 'maintenance', { title: 'Maintenance', tab: 'maintenance', project, role, can: CAN, windows: list });
   });
 

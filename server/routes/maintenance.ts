@@ -27,7 +27,7 @@ export function maintenanceRouter(deps: AppDeps): Router {
       requireKey('read'),
       async (req, res) => {
         const now = deps.clock();
-        res.json({ maintenance: (await windows.listWindows(projectId(req))).map((w) => presentMaintenance(w, now)) });
+        res.json({ maintenance: (await windows.listWindows(projectId(req))).map((w) => presentMaintenance(w, now, authOf(req).readOnly)) });
       },
     ],
     POST: [
@@ -35,7 +35,7 @@ export function maintenanceRouter(deps: AppDeps): Router {
       requireKey('write'),
       async (req, res) => {
         const created = await windows.createWindow(deps, projectId(req), parseBody(maintenanceSchema, req.body));
-        res.status(201).json(presentMaintenance(created, deps.clock()));
+        res.status(201).json(presentMaintenance(created, deps.clock(), false));
       },
     ],
   });
@@ -44,21 +44,21 @@ export function maintenanceRouter(deps: AppDeps): Router {
     router,
     '/maintenance/:uuid',
     {
-      GET: [requireKey('read'), async (req, res) => void res.json(presentMaintenance(await windows.getWindow(projectId(req), String(req.params.uuid)), deps.clock()))],
+      GET: [requireKey('read'), async (req, res) => void res.json(presentMaintenance(await windows.getWindow(projectId(req), String(req.params.uuid)), deps.clock(), authOf(req).readOnly))],
       POST: [
         parseJsonBody,
         requireKey('write'),
         async (req, res) => {
           const input = parseBody(maintenanceSchema, req.body);
           const window = await windows.getWindow(projectId(req), String(req.params.uuid));
-          res.json(presentMaintenance(await windows.updateWindow(deps, window, input), deps.clock()));
+          res.json(presentMaintenance(await windows.updateWindow(deps, window, input), deps.clock(), false));
         },
       ],
       DELETE: [
         requireKey('write'),
         async (req, res) => {
           const window = await windows.getWindow(projectId(req), String(req.params.uuid));
-          res.json(presentMaintenance(await windows.deleteWindow(deps, window), deps.clock()));
+          res.json(presentMaintenance(await windows.deleteWindow(deps, window), deps.clock(), false));
         },
       ],
     },
