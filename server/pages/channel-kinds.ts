@@ -126,7 +126,7 @@ export const KIND_FORMS: Readonly<Record<Exclude<ChannelKind, 'msteamsw' | 'pd' 
     fields: [
       text('room_id', 'Room id', 'As !abc123:example.org (the room’s settings › Advanced).', REQUIRED),
       url('homeserver', 'Homeserver', orServer('MATRIX_HOMESERVER')),
-      secret('access_token', 'Access token', orServer('MATRIX_ACCESS_TOKEN')),
+      secret('access_token', 'Access token', 'Empty: the server’s MATRIX_ACCESS_TOKEN, only with its own homeserver (above left empty).'),
     ],
   },
   ntfy: {

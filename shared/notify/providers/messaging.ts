@@ -57,27 +57,33 @@ export const telegram: Provider<TelegramSettings> = {
 export interface MatrixSettings {
   /** `!opaque:server`. */
   room_id: string;
-  /** Default `config.matrixHomeserver`. */
+  /** Default `config.matrixHomeserver`; when given, `access_token` must be too. */
   homeserver?: string;
-  /** Default `config.matrixAccessToken`. */
+  /** Default `config.matrixAccessToken`, which goes only to `config.matrixHomeserver`. */
   access_token?: string;
 }
 
+/** Why a channel's own homeserver without its own token is refused: the server's token goes to the server's homeserver only. */
+const OWN_TOKEN = 'a homeserver of your own needs its own access_token (the server’s MATRIX_ACCESS_TOKEN goes only to MATRIX_HOMESERVER)';
+
 /**
  * The `matrix` kind. The transaction id is the notification's id, so a retry
- * of an attempt whose answer was lost is deduplicated by the homeserver.
+ * of an attempt whose answer was lost is deduplicated by the homeserver. The server's MATRIX_ACCESS_TOKEN is sent
+ * only to MATRIX_HOMESERVER: a channel naming another homeserver carries its own token (issue 31, flaw 2).
  */
 export const matrix: Provider<MatrixSettings> = {
   main: 'room_id',
   schema: Joi.object({
     room_id: Joi.string().pattern(/^!\S+:\S+$/).required(),
     homeserver: Joi.string().uri({ scheme: ['http', 'https'] }),
-    access_token: Joi.string(),
+    access_token: Joi.string().when('homeserver', { is: Joi.exist(), then: Joi.required().messages({ 'any.required': OWN_TOKEN }) }),
   }),
   async send({ settings, alert, config, signal }) {
+    const server = (settings.homeserver ?? config.matrixHomeserver).replace(/\/+$/, '');
+    // A channel stored before the rule: never send the server's token to a homeserver a member chose.
+    if (settings.access_token === undefined && server !== config.matrixHomeserver) throw new DeliveryError(OWN_TOKEN, false, true);
     const token = settings.access_token ?? config.matrixAccessToken;
     if (!token) throw new DeliveryError('matrix access token is not configured (MATRIX_ACCESS_TOKEN)', false);
-    const server = (settings.homeserver ?? config.matrixHomeserver).replace(/\/+$/, '');
     const room = encodeURIComponent(settings.room_id);
     await callProvider(
       {

@@ -27,6 +27,15 @@ describe('integrations through the API (GET and POST /api/v3/integrations/, GET,
       expect([channel.projectId, JSON.parse(channel.value).url_down]).to.deep.equal([p.project._id, value.url_down]);
     });
 
+    it('refuses a matrix channel naming a homeserver without its own access token (the server’s goes to MATRIX_HOMESERVER only)', async () => {
+      const res = await api(p.apiKey).post('/integrations/', { kind: 'matrix', value: { room_id: '!room:example.org', homeserver: 'https://matrix.attacker.example' } });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.contain('a homeserver of your own needs its own access_token');
+      expect(await Channel.countDocuments({ projectId: p.project._id })).to.equal(0);
+      const own = await api(p.apiKey).post('/integrations/', { kind: 'matrix', value: { room_id: '!room:example.org', homeserver: 'https://matrix.example.org', access_token: 'syt_own' } });
+      expect(own.status).to.equal(201);
+    });
+
     it('creates a channel from the kind\'s main setting as text, as hc-admin does', async () => {
       const res = await api(p.apiKey).post('/integrations/', { kind: 'email', value: 'ops@example.com' });
       expect([res.status, res.body.name, res.body.settings.address]).to.deep.equal([201, '', 'ops@example.com']);

@@ -36,6 +36,22 @@ describe('messaging providers (telegram, matrix)', () => {
     expect(jsonBody(req)).to.include({ msgtype: 'm.text', format: 'org.matrix.custom.html' });
   });
 
+  it('matrix: never sends the server’s token to a homeserver a channel names, and sends the channel’s own token there', async () => {
+    const elsewhere = await startReceiver();
+    try {
+      // As if stored before the rule (the kind's schema now refuses it): another homeserver, no token of its own.
+      const stored = JSON.stringify({ room_id: '!room:example.org', homeserver: elsewhere.url });
+      const err = await deliver({ kind: 'matrix', value: stored }, sampleAlert(), testNotifyConfig(receiver.url)).then(() => null, (e: unknown) => e as DeliveryError);
+      expect([err?.retryable, elsewhere.requests.length, receiver.requests.length]).to.deep.equal([false, 0, 0]);
+      expect(err?.message).to.contain('a homeserver of your own needs its own access_token');
+      const own = JSON.stringify({ room_id: '!room:example.org', homeserver: elsewhere.url, access_token: 'members-own-token' });
+      await deliver({ kind: 'matrix', value: own }, sampleAlert(), testNotifyConfig(receiver.url));
+      expect(elsewhere.requests.map((req) => req.headers.authorization)).to.deep.equal(['Bearer members-own-token']);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('matrix: fails without retry when no access token is configured', async () => {
     const config = testNotifyConfig(receiver.url, { matrixAccessToken: '' });
     const err = await deliver({ kind: 'matrix', value: '!room:example.org' }, sampleAlert(), config).then(() => null, (e: unknown) => e as DeliveryError);
