@@ -129,19 +129,30 @@ function messageOf(err: AppError): string {
   return err.message.startsWith(VALIDATION_PREFIX) ? err.message.slice(VALIDATION_PREFIX.length) : err.message;
 }
 
+/** Whether a secret field is left empty to keep its stored value. */
+function keeps(field: SettingField, values: ChannelFormValues): boolean {
+  const raw = values.settings[field.name] ?? '';
+  return Boolean(field.secret) && (raw === '' || (Array.isArray(raw) && raw.length === 0)) && !values.clear.includes(field.name);
+}
+
 /**
  * The settings object of the form (the API's `value` as an object): each non-empty field, an empty secret field's
  * stored value (same kind, not removed), and `up: false` or `down: false` when the channel alerts one way only.
- * @throws FieldError on a header field whose line is not `Name: value`.
+ * A stored secret is kept only while every destination field (a URL, a server) stays as stored: a secret the page
+ * never shows back must not follow the alerts to a host a member has just typed (issue 31, flaw 5).
+ * @throws FieldError on a header field whose line is not `Name: value`, or on a kept secret whose destination changed.
  */
 export function settingsOfForm(values: ChannelFormValues, current: ChannelDoc | null): Record<string, unknown> {
   const kept = current && current.kind === values.kind ? storedSettings(current) : {};
   const settings: Record<string, unknown> = {};
   for (const field of fieldsOf(values.kind)) {
-    const raw = values.settings[field.name] ?? '';
-    const keep = field.secret && (raw === '' || (Array.isArray(raw) && raw.length === 0)) && !values.clear.includes(field.name);
-    const value = keep && kept[field.name] !== undefined ? kept[field.name] : settingOf(field, raw);
+    const value = keeps(field, values) && kept[field.name] !== undefined ? kept[field.name] : settingOf(field, values.settings[field.name] ?? '');
     if (value !== undefined) settings[field.name] = value;
+  }
+  const fields = fieldsOf(values.kind);
+  if (fields.some((field) => field.destination && settings[field.name] !== kept[field.name])) {
+    const reused = fields.find((field) => !field.destination && keeps(field, values) && kept[field.name] !== undefined);
+    if (reused) throw new FieldError(reused.name, 'the server or URL changed: enter this again');
   }
   if (values.notify === 'down') settings.up = false;
   if (values.notify === 'up') settings.down = false;

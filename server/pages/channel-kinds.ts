@@ -33,6 +33,8 @@ export interface SettingField {
   hint: string;
   /** A credential, or a URL whose path is one: never shown back; on an edit, empty keeps the stored value. */
   secret?: boolean;
+  /** Says where alerts go (a URL, a server; every `url` field): when it changes, stored secrets must be entered again. */
+  destination?: boolean;
   /** A select's choices, `[value, label]`; the value `''` leaves the setting out (the kind's default). */
   options?: ReadonlyArray<readonly [string, string]>;
   /** A select whose values are stored as numbers. */
@@ -55,7 +57,7 @@ const REQUIRED = { required: true } as const;
 /** A one-line text field. */
 const text = (name: string, label: string, hint: string, extra: Extra = {}): SettingField => ({ name, label, type: 'text', hint, ...extra });
 /** A URL field (the browser checks its form). */
-const url = (name: string, label: string, hint: string, extra: Extra = {}): SettingField => ({ name, label, type: 'url', hint, ...extra });
+const url = (name: string, label: string, hint: string, extra: Extra = {}): SettingField => ({ name, label, type: 'url', hint, destination: true, ...extra });
 /** A credential: a password field, never shown back. */
 const secret = (name: string, label: string, hint: string, extra: Extra = {}): SettingField =>
   ({ name, label, type: 'password', secret: true, hint, ...extra });
@@ -105,7 +107,7 @@ export const KIND_FORMS: Readonly<Record<Exclude<ChannelKind, 'msteamsw' | 'pd' 
   zulip: {
     label: 'Zulip',
     fields: [
-      text('bot_email', 'Bot email', 'The bot’s address, from Zulip’s Personal settings › Bots.', REQUIRED),
+      text('bot_email', 'Bot email', 'The bot’s address, from Zulip’s Personal settings › Bots.', { required: true, destination: true }),
       secret('api_key', 'Bot API key', 'The bot’s API key.', REQUIRED),
       url('site', 'Zulip site', 'Empty: https:// and the bot email’s domain.'),
       { name: 'mtype', label: 'Send to', type: 'select', required: true, options: [['stream', 'A stream'], ['private', 'A person (direct message)']], hint: 'A stream topic or a direct message.' },

@@ -48,6 +48,27 @@ describe('integrations page: editing through the kind’s form', () => {
     expect(JSON.parse(await stored(channel._id))).to.deep.equal({ chat_id: '-1009999' });
   });
 
+  it('asks for the stored secrets again when the server or URL changes, so none goes to a new host (issue 31, flaw 5)', async () => {
+    const value = JSON.stringify({ url: 'https://gotify.example.org', token: 'AbCdEf-gotify-app-token' });
+    const channel = await buildChannel(built, { name: 'push', kind: 'gotify', value });
+    const moved = await save(channel, { url: 'https://attacker.example', token: '' });
+    expect(moved.status).to.equal(400);
+    expect(moved.text).to.contain('<p class="field-error" id="token-error">the server or URL changed: enter this again</p>');
+    expect(await stored(channel._id)).to.equal(value);
+    expect((await save(channel, { url: 'https://gotify.example.org', token: '' })).status).to.equal(303);
+    expect((await save(channel, { url: 'https://gotify2.example.org', token: 'new-app-token' })).status).to.equal(303);
+    expect(JSON.parse(await stored(channel._id))).to.deep.equal({ url: 'https://gotify2.example.org', token: 'new-app-token' });
+  });
+
+  it('asks for a webhook’s stored headers again when a URL changes', async () => {
+    const value = JSON.stringify({ url_down: 'https://hooks.example.org/down', headers_down: { Authorization: 'Bearer s3cret-s3cret' } });
+    const channel = await buildChannel(built, { name: 'hook', kind: 'webhook', value });
+    const moved = await save(channel, { url_down: 'https://attacker.example/collect', headers_down: '' });
+    expect(moved.status).to.equal(400);
+    expect(moved.text).to.contain('<p class="field-error" id="headers_down-error">the server or URL changed: enter this again</p>');
+    expect(await stored(channel._id)).to.equal(value);
+  });
+
   it('does not carry a secret over to another kind', async () => {
     const channel = await buildChannel(built, { name: 'chat', kind: 'slack', value: 'https://hooks.slack.com/services/T0/B0/XXXX' });
     const res = await agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'discord', fields_kind: 'discord', name: 'chat', notify: 'both', url: '' });
