@@ -16,6 +16,8 @@ const projectSchema = new Schema(
     /** Checks a project may hold (behaviour.md §3.8, default 20). */
     checkLimit: { type: Number, required: true },
     created: { type: Date, required: true },
+    /** Held while an owner is demoted or removed (shared/services/members.ts): `{ token, until }`, else absent. */
+    ownersLease: { type: { _id: false, token: String, until: Date }, default: undefined },
   },
   { versionKey: false },
 );

@@ -1,7 +1,9 @@
 /**
  * Who may do what in a project (README, Web app, roles table): memberships with roles owner, rw and ro. A project
- * always keeps at least one owner.
+ * always keeps at least one owner: demotions and removals run one at a time per project under a lease.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { Membership, type MembershipDoc, type Role } from '../models/membership.js';
 import { Project, type ProjectDoc } from '../models/project.js';
 import { User, type UserDoc } from '../models/user.js';
@@ -70,29 +72,67 @@ export async function membersOf(projectId: string): Promise<Member[]> {
     .sort((a, b) => order(a.role) - order(b.role) || a.email.localeCompare(b.email));
 }
 
+/** How long one owner change may hold the project's owners lease, milliseconds; a crashed holder's lease lapses after it. */
+const OWNERS_LEASE_MS = 10_000;
+/** Waits between tries for a held lease, milliseconds, and how many tries before a 409. */
+const LEASE_RETRY_MS = 25;
+const LEASE_TRIES = 200;
+
+/**
+ * Runs `change` while holding the project's owners lease: one guarded write on the project takes it (absent or
+ * lapsed), so two owner changes of one project never interleave their check and their write (two owners demoting
+ * each other at once keep one owner). Released by the same token afterwards.
+ * @throws AppError(409) when the lease stays held past the tries; what `change` throws.
+ */
+async function withOwnersLease<T>(projectId: string, change: () => Promise<T>): Promise<T> {
+  const token = randomUUID();
+  for (let i = 0; i < LEASE_TRIES; i += 1) {
+    const now = new Date();
+    const taken = await Project.updateOne(
+      { _id: projectId, $or: [{ ownersLease: { $exists: false } }, { ownersLease: null }, { 'ownersLease.until': { $lte: now } }] },
+      { $set: { ownersLease: { token, until: new Date(now.getTime() + OWNERS_LEASE_MS) } } },
+    );
+    if (taken.matchedCount === 1) {
+      try {
+        return await change();
+      } finally {
+        await Project.updateOne({ _id: projectId, 'ownersLease.token': token }, { $unset: { ownersLease: 1 } });
+      }
+    }
+    if (!(await Project.exists({ _id: projectId }))) throw new AppError(404, 'no such project');
+    await setTimeout(LEASE_RETRY_MS);
+  }
+  throw new AppError(409, 'the members are being changed by someone else: try again');
+}
+
 async function assertOtherOwner(projectId: string, userId: string): Promise<void> {
   const owners = await Membership.countDocuments({ projectId, role: 'owner', userId: { $ne: userId } });
   if (owners === 0) throw new AppError(400, 'a project needs at least one owner');
 }
 
 /**
- * Changes a member's role.
- * @throws AppError(404) when not a member; AppError(400) when it would leave the project without an owner.
+ * Changes a member's role; an owner's demotion runs under the owners lease so the project keeps an owner.
+ * @throws AppError(404) when not a member; AppError(400) when it would leave the project without an owner; AppError(409) as {@link withOwnersLease}.
  */
 export async function setRole(projectId: string, userId: string, role: Role): Promise<void> {
-  const current = await roleOf(projectId, userId);
-  if (!current) throw new AppError(404, 'no such member');
-  if (current === 'owner' && role !== 'owner') await assertOtherOwner(projectId, userId);
-  await Membership.updateOne({ projectId, userId }, { $set: { role } });
+  const change = async (): Promise<void> => {
+    const current = await roleOf(projectId, userId);
+    if (!current) throw new AppError(404, 'no such member');
+    if (current === 'owner' && role !== 'owner') await assertOtherOwner(projectId, userId);
+    await Membership.updateOne({ projectId, userId }, { $set: { role } });
+  };
+  await (role === 'owner' ? change() : withOwnersLease(projectId, change));
 }
 
 /**
- * Removes a member.
- * @throws AppError(404) when not a member; AppError(400) when it is the last owner.
+ * Removes a member, under the owners lease (the member may be an owner).
+ * @throws AppError(404) when not a member; AppError(400) when it is the last owner; AppError(409) as {@link withOwnersLease}.
  */
 export async function removeMember(projectId: string, userId: string): Promise<void> {
-  const current = await roleOf(projectId, userId);
-  if (!current) throw new AppError(404, 'no such member');
-  if (current === 'owner') await assertOtherOwner(projectId, userId);
-  await Membership.deleteOne({ projectId, userId });
+  await withOwnersLease(projectId, async () => {
+    const current = await roleOf(projectId, userId);
+    if (!current) throw new AppError(404, 'no such member');
+    if (current === 'owner') await assertOtherOwner(projectId, userId);
+    await Membership.deleteOne({ projectId, userId });
+  });
 }

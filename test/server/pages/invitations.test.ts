@@ -164,3 +164,44 @@ describe('invitations: sign-up through a link (issue 31 item 1, flaw 1)', () => 
     expect(await Invitation.countDocuments({ projectId, revokedAt: null })).to.equal(1);
   });
 });
+
+describe('members: the last owner (issue 31 item 1, flaw 6)', () => {
+  it('keeps an owner when two owners demote each other at the same moment', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { project } = await buildProject();
+      const ann = await buildUser(`ann${round}@example.org`);
+      const bob = await buildUser(`bob${round}@example.org`);
+      await join(project._id, ann, 'owner');
+      await join(project._id, bob, 'owner');
+      const agents = [webAgent(), webAgent()];
+      await signIn(agents[0], ann.email);
+      await signIn(agents[1], bob.email);
+      const base = `/projects/${project._id}/members`;
+      const tokens = await Promise.all(agents.map(async (agent) => csrfOf((await agent.get(`${base}/`)).text)));
+      const answers = await Promise.all([
+        agents[0].post(`${base}/${bob._id}/role`).type('form').send({ _csrf: tokens[0], role: 'ro' }),
+        agents[1].post(`${base}/${ann._id}/role`).type('form').send({ _csrf: tokens[1], role: 'ro' }),
+      ]);
+      expect(answers.map((res) => res.status).sort()).to.deep.equal([303, 400]);
+      expect(await Membership.countDocuments({ projectId: project._id, role: 'owner' })).to.equal(1);
+    }
+  });
+
+  it('keeps an owner when two owners remove each other at the same moment', async () => {
+    const { project } = await buildProject();
+    const ann = await buildUser('ann@example.org');
+    const bob = await buildUser('bob@example.org');
+    await join(project._id, ann, 'owner');
+    await join(project._id, bob, 'owner');
+    const agents = [webAgent(), webAgent()];
+    await signIn(agents[0], ann.email);
+    await signIn(agents[1], bob.email);
+    const base = `/projects/${project._id}/members`;
+    const tokens = await Promise.all(agents.map(async (agent) => csrfOf((await agent.get(`${base}/`)).text)));
+    await Promise.all([
+      agents[0].post(`${base}/${bob._id}/remove`).type('form').send({ _csrf: tokens[0] }),
+      agents[1].post(`${base}/${ann._id}/remove`).type('form').send({ _csrf: tokens[1] }),
+    ]);
+    expect(await Membership.countDocuments({ projectId: project._id, role: 'owner' })).to.equal(1);
+  });
+});
