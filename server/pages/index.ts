@@ -4,7 +4,7 @@
  * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
  */
 import { fileURLToPath } from 'node:url';
-import express, { Router, type ErrorRequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { csrfSync } from 'csrf-sync';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../../shared/errors.js';
@@ -27,16 +27,32 @@ const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.met
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
 const PAGE_PATH = /^\/(signin\/|signout\/|signup\/|account\/(password)?|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
-const FORM_LIMIT = '64kb';
+const FORM_LIMIT = '64 KB';
 
 /** Status and message of a refused CSRF token (csrf-sync's error carries `code`). */
 function isCsrfError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN';
 }
 
-/** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, anything else 500. */
+/** A body-parser error about the request (`type` and a 4xx `status`, e.g. 413 `entity.too.large`), not about us. */
+function bodyError(err: unknown): number | null {
+  const { type, status } = (typeof err === 'object' && err !== null ? err : {}) as { type?: unknown; status?: unknown };
+  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
+/** Refuses a form with a NUL character in any field: no field takes one, and stores may refuse it. */
+const refuseNul: RequestHandler = (req, _res, next) => {
+  const body = req.body as Record<string, unknown> | undefined;
+  const values = Object.values(body ?? {}).flat();
+  next(values.some((value) => typeof value === 'string' && value.includes('\u0000')) ? new AppError(400, 'a field contains a NUL character, which no field takes') : undefined);
+};
+
+/** Errors of the pages as pages: an AppError's or a refused body's status and message, a refused CSRF token 403, anything else 500. */
 const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) return render(req, res, 'error', { title: 'Error', status: err.status, message: err.message }, err.status);
+  const status = bodyError(err);
+  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
+  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this form could not be read: reload the page and try again' }, status);
   if (isCsrfError(err)) {
     const message = 'this form has expired or did not come from this site: go back, reload the page and try again';
     return render(req, res, 'error', { title: 'Error', status: 403, message }, 403);
@@ -64,6 +80,7 @@ export function pagesRouter(deps: AppDeps): Router {
   });
   pages.use(sessionMiddleware(deps.redis, options));
   pages.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
+  pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
   pages.use(accountRouter(options, accountLimits(deps.redis, options), deps.clock));
