@@ -2,7 +2,8 @@
  * A project's integrations in the browser (README, Web app): the channels with their kind, assigned checks and last
  * delivery (from the notification log); owners and read-write members add, edit, delete and test them. Writes go
  * through shared/services/channels.ts with the API's validation; a test goes through the real provider once
- * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel.
+ * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel,
+ * {@link TESTS_PER_USER} an hour per person and {@link TESTS_PER_PROJECT} per project (so no one mails an address over and over).
  */
 import { Router, type Request, type Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -19,13 +20,18 @@ import { presentChannelSettings } from '../presenters/channel.js';
 import { presentNotification } from '../presenters/notification.js';
 import type { WebOptions } from './options.js';
 import { accessOf, projectAccess } from './guard.js';
-import { render } from './render.js';
+import { currentUser, render } from './render.js';
 import { FieldError } from './check-form.js';
 import { channelOfForm, channelValuesOf, choosingKind, DIRECTIONS, submittedChannel, type ChannelFormValues } from './channel-form.js';
 import { channelFormView } from './channel-view.js';
 
 /** Shortest time between two tests of one channel, seconds. */
 export const TEST_INTERVAL_SECONDS = 5;
+/** Tests a person may send an hour, across channels and projects. */
+export const TESTS_PER_USER = 20;
+/** Tests a project's members may send an hour together. */
+export const TESTS_PER_PROJECT = 30;
+const HOUR_SECONDS = 3600;
 /** Longest provider answer shown after a test, characters. */
 const ANSWER_CHARS = 500;
 const ONE = '/projects/:projectId/integrations/:channelId/';
@@ -57,7 +63,26 @@ async function rowOf(channel: ChannelDoc) {
 /** Routes of the integrations page. */
 export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const limiter = new RateLimiterRedis({ storeClient: deps.redis, points: 1, duration: TEST_INTERVAL_SECONDS, keyPrefix: `${options.keyPrefix}:channel-test` });
+  const limit = (name: string, points: number, duration: number) => new RateLimiterRedis({ storeClient: deps.redis, points, duration, keyPrefix: `${options.keyPrefix}:${name}` });
+  // A refused test costs nothing: the points it took from the limits before the refusing one are given back.
+  const testLimits = [
+    { limiter: limit('channel-test', 1, TEST_INTERVAL_SECONDS), key: (channel: ChannelDoc) => channel._id, says: `one test per ${TEST_INTERVAL_SECONDS} seconds per integration` },
+    { limiter: limit('channel-test-user', TESTS_PER_USER, HOUR_SECONDS), key: (_channel: ChannelDoc, userId: string) => userId, says: `${TESTS_PER_USER} tests an hour per person` },
+    { limiter: limit('channel-test-project', TESTS_PER_PROJECT, HOUR_SECONDS), key: (channel: ChannelDoc) => channel.projectId, says: `${TESTS_PER_PROJECT} tests an hour per project` },
+  ];
+  /** Why a test of `channel` by `userId` may not be sent now, or null after taking a point of each limit. */
+  const testRefusal = async (channel: ChannelDoc, userId: string): Promise<string | null> => {
+    for (const [i, { limiter, key, says }] of testLimits.entries()) {
+      try {
+        await limiter.consume(key(channel, userId));
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        await Promise.all(testLimits.slice(0, i).map((taken) => taken.limiter.reward(taken.key(channel, userId))));
+        return `not sent: ${says}, try again in ${Math.ceil(err.msBeforeNext / 1000)} s`;
+      }
+    }
+    return null;
+  };
 
   const listPage = async (req: Request, res: Response, extra: { values?: ChannelFormValues; error?: FieldError | null; test?: TestResult } = {}, status = 200) => {
     const { project, role } = accessOf(res);
@@ -121,13 +146,8 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
 
   router.post(`${ONE}test`, projectAccess('write'), async (req, res) => {
     const channel = await channelOfPath(req, res);
-    try {
-      await limiter.consume(channel._id);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      const text = `not sent: one test per ${TEST_INTERVAL_SECONDS} seconds per integration, try again in ${Math.ceil(err.msBeforeNext / 1000)} s`;
-      return listPage(req, res, { test: { channelId: channel._id, ok: false, text } }, 429);
-    }
+    const refused = await testRefusal(channel, currentUser(res)?._id ?? '');
+    if (refused) return listPage(req, res, { test: { channelId: channel._id, ok: false, text: refused } }, 429);
     try {
       await sendTestNotification(channel._id);
       await listPage(req, res, { test: { channelId: channel._id, ok: true, text: 'delivered: the provider accepted the test alert' } });

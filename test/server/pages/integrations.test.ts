@@ -12,6 +12,7 @@ import { parseChannelSettings } from '../../../shared/notify/kinds.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
+import { TESTS_PER_PROJECT, TESTS_PER_USER } from '../../../server/pages/integrations.js';
 
 /** A project with a member of `role` signed in, and the CSRF token of the integrations page. */
 async function setUp(role: 'rw' | 'ro' = 'rw'): Promise<{ built: TestProject; agent: supertest.Agent; _csrf: string; base: string }> {
@@ -122,6 +123,27 @@ describe('integrations in the browser', () => {
     const failed = await agent.post(`${base}${other._id}/test`).type('form').send({ _csrf });
     expect(failed.status).to.equal(502);
     expect(failed.text).to.match(/id="test-result">Test: test notification failed: [^<]*500/);
+  });
+
+  it(`limits tests per person (${TESTS_PER_USER} an hour) and per project (${TESTS_PER_PROJECT}), across channels (issue 31, flaw 8)`, async () => {
+    receiver = await startReceiver();
+    const { built, agent, _csrf, base } = await setUp();
+    const channels = await Promise.all(Array.from({ length: TESTS_PER_PROJECT + 1 }, (_, i) => buildChannel(built, { name: `hook ${i}`, kind: 'webhook', value: `${receiver!.url}/${i}` })));
+    const test = (who: supertest.Agent, token: string, i: number) => who.post(`${base}${channels[i]._id}/test`).type('form').send({ _csrf: token });
+    for (let i = 0; i < TESTS_PER_USER; i += 1) expect((await test(agent, _csrf, i)).status).to.equal(200);
+    const perUser = await test(agent, _csrf, TESTS_PER_USER);
+    expect(perUser.status).to.equal(429);
+    expect(perUser.text).to.contain(`not sent: ${TESTS_PER_USER} tests an hour per person`);
+    // A second member of the project reaches the project's limit.
+    await join(built.project._id, await buildUser('rw2@example.org'), 'rw');
+    const other = webAgent();
+    await signIn(other, 'rw2@example.org');
+    const token = csrfOf((await other.get(base)).text);
+    for (let i = TESTS_PER_USER; i < TESTS_PER_PROJECT; i += 1) expect((await test(other, token, i)).status).to.equal(200);
+    const perProject = await test(other, token, TESTS_PER_PROJECT);
+    expect(perProject.status).to.equal(429);
+    expect(perProject.text).to.contain(`not sent: ${TESTS_PER_PROJECT} tests an hour per project`);
+    expect(receiver.requests).to.have.length(TESTS_PER_PROJECT);
   });
 
   it("lists a check's latest 20 notifications on its page", async () => {
