@@ -15,17 +15,20 @@ import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
 import { fieldOf } from './forms.js';
+import { accountPage } from './account-page.js';
+import type { UserSessions } from './sessions.js';
 
 /** A local path to go to after signing in; anything else (another origin, `//host`) becomes the project list. */
 export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/projects/';
 }
 
-/** Starts a new session (a new id: no fixation) for the user. */
-async function signIn(req: Request, userId: string, epoch: number): Promise<void> {
+/** Starts a new session (a new id: no fixation) for the user, listed among their sessions. */
+async function signIn(req: Request, sessions: UserSessions, user: UserDoc, now: Date): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
-  req.session.userId = userId;
-  req.session.epoch = epoch;
+  req.session.userId = user._id;
+  req.session.epoch = user.sessionEpoch ?? 0;
+  await sessions.add(req, user._id, now);
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }
 
@@ -44,7 +47,7 @@ async function signUpInvitation(options: WebOptions, invite: string, now: Date):
 const TOO_MANY = 'Too many attempts. Wait a few minutes, then try again.';
 
 /** Routes of the account pages. */
-export function accountRouter(options: WebOptions, limiter: AccountLimits, clock: Clock): Router {
+export function accountRouter(options: WebOptions, limiter: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const signInPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
     render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, email: '', error: '', ...data }, status);
@@ -60,7 +63,7 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, clock
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);
-    await signIn(req, user._id, user.sessionEpoch ?? 0);
+    await signIn(req, sessions, user, clock());
     res.redirect(303, next);
   });
 
@@ -97,13 +100,12 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, clock
     res.redirect(303, `/signin/?next=${encodeURIComponent(invite ? `/invite/${invite}` : '/projects/')}`);
   });
 
-  router.get('/account/', requireUser, (req, res) => render(req, res, 'account', { title: 'Account', error: '' }));
   router.post('/account/password', requireUser, async (req, res) => {
     const user = currentUser(res);
     try {
       req.session.epoch = await changePassword(user?._id ?? '', fieldOf(req, 'current'), fieldOf(req, 'password'));
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) return render(req, res, 'account', { title: 'Account', error: `${err.message}.` }, 400);
+      if (err instanceof AppError && err.status === 400) return accountPage(req, res, sessions, { error: `${err.message}.` }, 400);
       throw err;
     }
     req.session.notice = 'Your password has been changed.';

@@ -16,13 +16,19 @@ declare module 'express-session' {
     epoch?: number;
     /** One message for the next page shown (after a redirect). */
     notice?: string;
+    /** The User-Agent and client address at sign-in (server/pages/sessions.ts). */
+    device?: string;
+    ip?: string;
+    /** Sign-in and last request times, milliseconds since the epoch. */
+    since?: number;
+    seen?: number;
   }
 }
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'hc_session';
 /** How long a session lasts without a request, milliseconds: 14 days, renewed by each request. */
-const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 
 /** The session middleware of the pages. */
 export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHandler {
