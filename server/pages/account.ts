@@ -14,23 +14,11 @@ import type { WebOptions } from './options.js';
 import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
-import { fieldOf } from './forms.js';
+import { fieldOf, safeNext } from './forms.js';
 import { accountPage } from './account-page.js';
+import { awaitSecondFactor } from './two-factor.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import type { UserSessions } from './sessions.js';
-
-/** A local path to go to after signing in; anything else (another origin, `//host`) becomes the project list. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/projects/';
-}
-
-/** Starts a new session (a new id: no fixation) for the user, listed among their sessions. */
-async function signIn(req: Request, sessions: UserSessions, user: UserDoc, now: Date): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
-  req.session.userId = user._id;
-  req.session.epoch = user.sessionEpoch ?? 0;
-  await sessions.add(req, user._id, now);
-  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
-}
 
 /**
  * Whether `/signup/` is open for this request, and through which invitation: a usable invitation token in `invite`
@@ -63,7 +51,8 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, sessi
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);
-    await signIn(req, sessions, user, clock());
+    if (hasSecondFactor(user)) return res.redirect(303, await awaitSecondFactor(req, user, next, clock()));
+    await sessions.signIn(req, user, clock());
     res.redirect(303, next);
   });
 

@@ -17,6 +17,7 @@ import { PAGE_HEADERS, render } from './render.js';
 import { accountRouter } from './account.js';
 import { accountPageRouter } from './account-page.js';
 import { touchSession, UserSessions } from './sessions.js';
+import { twoFactorRouter } from './two-factor.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
@@ -27,7 +28,7 @@ const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/|signout\/|signup\/|account\/(password|close|sessions\/end)?|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -87,7 +88,9 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(loadUser);
   pages.use(touchSession(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
-  pages.use(accountRouter(options, accountLimits(deps.redis, options), sessions, deps.clock));
+  const limits = accountLimits(deps.redis, options);
+  pages.use(accountRouter(options, limits, sessions, deps.clock));
+  pages.use(twoFactorRouter(sessions, limits, deps.clock));
   pages.use(accountPageRouter(sessions));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));

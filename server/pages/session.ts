@@ -22,6 +22,12 @@ declare module 'express-session' {
     /** Sign-in and last request times, milliseconds since the epoch. */
     since?: number;
     seen?: number;
+    /** Until when (ms since the epoch) sensitive changes need no new confirmation (sudo mode, server/pages/two-factor.ts). */
+    sudoUntil?: number;
+    /** Between a right password and the second factor: who, their epoch, where to go, until when (ms). */
+    pending?: { userId: string; epoch: number; next: string; until: number };
+    /** The TOTP secret of an authenticator app being added, until its first code is typed. */
+    totpSecret?: string;
   }
 }
 

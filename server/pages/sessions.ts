@@ -12,6 +12,8 @@ import type { WebOptions } from './options.js';
 import { SESSION_TTL_MS } from './session.js';
 import { clientAddressOf } from '../proxy.js';
 
+/** How long a sign-in or a confirmation lets sensitive changes go without asking again (sudo mode), milliseconds. */
+export const SUDO_MS = 10 * 60_000;
 /** Longest a session's last request time may lag, milliseconds: a write per request would cost every page a round trip. */
 const SEEN_EVERY_MS = 60_000;
 /** Characters of the User-Agent kept as the device. */
@@ -44,8 +46,21 @@ export class UserSessions {
     return createHmac('sha256', this.options.secretKey).update(`session:${sid}`).digest('base64url').slice(0, 22);
   }
 
+  /**
+   * Starts a new session (a new id: no fixation) for the user, in sudo mode, listed among their sessions.
+   * @throws the session store's error.
+   */
+  async signIn(req: Request, user: { _id: string; sessionEpoch?: number | null }, now: Date): Promise<void> {
+    await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
+    req.session.userId = user._id;
+    req.session.epoch = user.sessionEpoch ?? 0;
+    req.session.sudoUntil = now.getTime() + SUDO_MS;
+    await this.add(req, user._id, now);
+    await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
+  }
+
   /** Records the request's new session (just signed in) for its user, with its device and address. */
-  async add(req: Request, userId: string, now: Date): Promise<void> {
+  private async add(req: Request, userId: string, now: Date): Promise<void> {
     req.session.device = (req.get('user-agent') ?? '').slice(0, DEVICE_CHARS);
     req.session.ip = clientAddressOf(req, this.options.trustProxy) ?? '';
     req.session.since = req.session.seen = now.getTime();
