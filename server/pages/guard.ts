@@ -3,6 +3,7 @@
  * (README, Web app, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Clock } from '../../shared/clock.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { Project } from '../../shared/models/project.js';
 import type { Role } from '../../shared/models/membership.js';
@@ -70,5 +71,14 @@ export function projectAccess(need: keyof typeof CAN): RequestHandler {
     if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
     res.locals.access = { project, role } satisfies ProjectAccess;
     next();
+  };
+}
+
+/** Sends a request outside sudo mode to confirm with the password or a factor, coming back to `back` (or the page it came from). */
+export function requireSudo(clock: Clock, back?: (req: Request) => string): RequestHandler {
+  return (req, res, next) => {
+    if ((req.session.sudoUntil ?? 0) > clock().getTime()) return next();
+    const to = back ? back(req) : req.method === 'GET' ? req.originalUrl : '/account/';
+    res.redirect(303, `/account/confirm?next=${encodeURIComponent(to)}`);
   };
 }

@@ -18,6 +18,7 @@ import { accountRouter } from './account.js';
 import { accountPageRouter } from './account-page.js';
 import { touchSession, UserSessions } from './sessions.js';
 import { twoFactorRouter } from './two-factor.js';
+import { securityKeysRouter } from './security-keys.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
@@ -27,8 +28,10 @@ import { maintenanceRouter } from './maintenance.js';
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
+/** @simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
+const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -72,6 +75,7 @@ const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
 export function pagesRouter(deps: AppDeps): Router {
   const options = deps.web ?? webOptionsOf();
   const router = Router({ strict: true, caseSensitive: true });
+  router.use('/static/vendor/simplewebauthn', express.static(WEBAUTHN_BROWSER, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
   router.use('/static', express.static(STATIC, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
 
   const pages = Router({ strict: true, caseSensitive: true });
@@ -90,7 +94,8 @@ export function pagesRouter(deps: AppDeps): Router {
   const sessions = new UserSessions(deps.redis, options);
   const limits = accountLimits(deps.redis, options);
   pages.use(accountRouter(options, limits, sessions, deps.clock));
-  pages.use(twoFactorRouter(sessions, limits, deps.clock));
+  pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
+  pages.use(securityKeysRouter(options, deps.clock));
   pages.use(accountPageRouter(sessions));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));

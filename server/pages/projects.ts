@@ -10,10 +10,9 @@ import { apiKeysOf, createApiKey, revokeApiKey } from '../../shared/services/api
 import { CAN } from '../../shared/services/members.js';
 import type { Clock } from '../../shared/clock.js';
 import { deleteProject, MAX_PROJECT_NAME, renameProject } from '../services/projects.js';
-import { accessOf, projectAccess, requireUser, ROLE_LABELS } from './guard.js';
+import { accessOf, projectAccess, requireSudo, requireUser, ROLE_LABELS } from './guard.js';
 import { currentUser, render } from './render.js';
 import { fieldOf } from './forms.js';
-import { requireSudo } from './two-factor.js';
 import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { Project } from '../../shared/models/project.js';
 

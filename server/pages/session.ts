@@ -28,6 +28,8 @@ declare module 'express-session' {
     pending?: { userId: string; epoch: number; next: string; until: number };
     /** The TOTP secret of an authenticator app being added, until its first code is typed. */
     totpSecret?: string;
+    /** The challenge of the WebAuthn ceremony under way (server/pages/security-keys.ts), used once. */
+    webauthnChallenge?: string;
   }
 }
 

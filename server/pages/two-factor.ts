@@ -4,19 +4,22 @@
  * more than {@link SUDO_MS} after signing in asks for the password or a factor again. Owners may require a second
  * factor of every member of a project (guard.ts sends a member without one here).
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
 import { AppError } from '../../shared/errors.js';
 import { findUser, authenticate } from '../../shared/services/users.js';
-import { addTotp, hasSecondFactor, newRecoveryCodes, newTotpSecret, removeTotp, totpUri, verifySecondFactor } from '../../shared/services/second-factor.js';
+import { addTotp, hasSecondFactor, newRecoveryCodes, newTotpSecret, removeFactor, totpUri, verifySecondFactor } from '../../shared/services/second-factor.js';
 import type { UserDoc } from '../../shared/models/user.js';
 import type { Clock } from '../../shared/clock.js';
 import { config } from '../../shared/config.js';
 import { currentUser, render } from './render.js';
-import { requireUser } from './guard.js';
+import { requireSudo, requireUser } from './guard.js';
 import { fieldOf, safeNext } from './forms.js';
 import { SUDO_MS, type UserSessions } from './sessions.js';
 import type { AccountLimits } from './limits.js';
+import type { WebOptions } from './options.js';
+import { relyingPartyOf, takeChallenge } from './security-keys.js';
+import { verifySecurityKey } from '../../shared/services/webauthn.js';
 
 /** How long the second step may follow the password, milliseconds. */
 const SECOND_STEP_MS = 5 * 60_000;
@@ -31,33 +34,30 @@ export async function awaitSecondFactor(req: Request, user: UserDoc, next: strin
   return '/signin/two-factor';
 }
 
-/** Sends a request outside sudo mode to confirm with the password or a factor, coming back to `back` (or the page it came from). */
-export function requireSudo(clock: Clock, back?: (req: Request) => string): RequestHandler {
-  return (req, res, next) => {
-    if ((req.session.sudoUntil ?? 0) > clock().getTime()) return next();
-    const to = back ? back(req) : req.method === 'GET' ? req.originalUrl : '/account/';
-    res.redirect(303, `/account/confirm?next=${encodeURIComponent(to)}`);
-  };
-}
-
 /** Routes of the second step, sudo confirmation, authenticator apps and recovery codes. */
-export function twoFactorRouter(sessions: UserSessions, limits: AccountLimits, clock: Clock): Router {
+export function twoFactorRouter(options: WebOptions, sessions: UserSessions, limits: AccountLimits, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const sudo = requireSudo(clock);
 
-  const stepPage = (req: Request, res: Response, error = '', status = 200) => render(req, res, 'two-factor', { title: 'Second factor', error }, status);
+  const rp = relyingPartyOf(options);
+  const stepPage = async (req: Request, res: Response, error = '', status = 200) => {
+    const user = req.session.pending ? await findUser(req.session.pending.userId) : null;
+    render(req, res, 'two-factor', { title: 'Second factor', keys: (user?.webauthn.length ?? 0) > 0, apps: (user?.totp.length ?? 0) > 0, error }, status);
+  };
   const pendingOf = (req: Request) => {
     const pending = req.session.pending;
     return pending && pending.until > clock().getTime() ? pending : null;
   };
-  router.get('/signin/two-factor', (req, res) => (pendingOf(req) ? stepPage(req, res) : res.redirect(303, '/signin/')));
+  router.get('/signin/two-factor', async (req, res) => (pendingOf(req) ? stepPage(req, res) : res.redirect(303, '/signin/')));
   router.post('/signin/two-factor', async (req, res) => {
     const pending = pendingOf(req);
     if (!pending) return res.redirect(303, '/signin/');
     if (!(await limits.secondFactor(req, pending.userId))) return stepPage(req, res, 'Too many attempts. Wait a minute, then try again.', 429);
     const user = await findUser(pending.userId);
     if (!user || (user.sessionEpoch ?? 0) !== pending.epoch) return res.redirect(303, '/signin/');
-    if (!(await verifySecondFactor(user._id, fieldOf(req, 'code')))) return stepPage(req, res, 'That code is not right, or has been used already.', 400);
+    const answer = fieldOf(req, 'answer');
+    const ok = answer !== '' ? await verifySecurityKey(user._id, answer, takeChallenge(req), rp) : await verifySecondFactor(user._id, fieldOf(req, 'code'));
+    if (!ok) return stepPage(req, res, answer !== '' ? 'That security key was not accepted.' : 'That code is not right, or has been used already.', 400);
     await sessions.signIn(req, user, clock());
     res.redirect(303, safeNext(pending.next));
   });
@@ -98,8 +98,8 @@ export function twoFactorRouter(sessions: UserSessions, limits: AccountLimits, c
     req.session.notice = 'Authenticator app added.';
     res.redirect(303, '/account/');
   });
-  router.post('/account/two-factor/totp/:factorId/remove', requireUser, sudo, async (req, res) => {
-    await removeTotp(currentUser(res)!._id, String(req.params.factorId));
+  router.post('/account/two-factor/factors/:factorId/remove', requireUser, sudo, async (req, res) => {
+    await removeFactor(currentUser(res)!._id, String(req.params.factorId));
     req.session.notice = 'Authenticator app removed.';
     res.redirect(303, '/account/');
   });

@@ -15,6 +15,11 @@ const userSchema = new Schema(
     totp: { type: [{ _id: String, name: String, secret: String, created: Date }], default: [] },
     /** The last TOTP time step accepted for this user: a code of that step or before is refused (no replay). */
     totpLastStep: { type: Number, default: null },
+    /** Security keys and passkeys (WebAuthn): credential id and COSE public key (base64url), signature counter. */
+    webauthn: {
+      type: [{ _id: String, name: String, publicKey: String, counter: Number, transports: [String], created: Date }],
+      default: [],
+    },
     /** SHA-256 hex digests of the unused one-time recovery codes. */
     recoveryCodes: { type: [String], default: [] },
   },

@@ -23,9 +23,9 @@ function digestOf(code: string): string {
   return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase()).digest('hex');
 }
 
-/** Whether the user has a second factor (an authenticator app; recovery codes alone are not one). */
-export function hasSecondFactor(user: Pick<UserDoc, 'totp'>): boolean {
-  return (user.totp?.length ?? 0) > 0;
+/** Whether the user has a second factor (an authenticator app or a security key; recovery codes alone are not one). */
+export function hasSecondFactor(user: Pick<UserDoc, 'totp' | 'webauthn'>): boolean {
+  return (user.totp?.length ?? 0) + (user.webauthn?.length ?? 0) > 0;
 }
 
 /** A new base32 TOTP secret of 160 bits. */
@@ -60,8 +60,7 @@ async function acceptTotp(user: UserDoc, secret: string, code: string): Promise<
  * @throws AppError(400) for an empty or too long name, or a wrong, reused or malformed code.
  */
 export async function addTotp(userId: string, input: { name: string; secret: string; code: string }, now: Date): Promise<string[]> {
-  const name = input.name.trim();
-  if (name === '' || name.length > MAX_FACTOR_NAME) throw new AppError(400, `name the app in 1 to ${MAX_FACTOR_NAME} characters`);
+  const name = factorName(input.name);
   const user = await User.findById(userId).lean<UserDoc>();
   const code = input.code.replace(/\s/g, '');
   if (!user || !TOTP_CODE.test(code) || !(await acceptTotp(user, input.secret, code))) throw new AppError(400, 'that code is not right: type the 6 digits the app shows now');
@@ -70,12 +69,27 @@ export async function addTotp(userId: string, input: { name: string; secret: str
 }
 
 /**
- * Removes an authenticator app; removing the last one also drops the recovery codes.
- * @throws AppError(404) when the user has no such app.
+ * Checks a name given to a second factor.
+ * @returns It trimmed.
+ * @throws AppError(400) when empty or longer than {@link MAX_FACTOR_NAME}.
  */
-export async function removeTotp(userId: string, factorId: string): Promise<void> {
-  const removed = await User.findOneAndUpdate({ _id: userId, 'totp._id': factorId }, { $pull: { totp: { _id: factorId } } }, { returnDocument: 'after' }).lean<UserDoc>();
-  if (!removed) throw new AppError(404, 'no such authenticator app');
+export function factorName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > MAX_FACTOR_NAME) throw new AppError(400, `name it in 1 to ${MAX_FACTOR_NAME} characters`);
+  return trimmed;
+}
+
+/**
+ * Removes an authenticator app or a security key; removing the last factor also drops the recovery codes.
+ * @throws AppError(404) when the user has no such factor.
+ */
+export async function removeFactor(userId: string, factorId: string): Promise<void> {
+  const removed = await User.findOneAndUpdate(
+    { _id: userId, $or: [{ 'totp._id': factorId }, { 'webauthn._id': factorId }] },
+    { $pull: { totp: { _id: factorId }, webauthn: { _id: factorId } } },
+    { returnDocument: 'after' },
+  ).lean<UserDoc>();
+  if (!removed) throw new AppError(404, 'no such second factor');
   if (!hasSecondFactor(removed)) await User.updateOne({ _id: userId }, { $set: { recoveryCodes: [] } });
 }
 

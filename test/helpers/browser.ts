@@ -4,7 +4,7 @@
  * app under test listening on a free port of 127.0.0.1.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -12,6 +12,7 @@ import { createWebHandler } from '../../server/app.js';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
+import { webOptions } from './web.js';
 
 /** The browser binary: CHROMIUM_PATH, or Debian's package (scripts/provision.sh test installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,22 +37,28 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** The app on a free port, as the web process serves it (with a ping journal). */
 export interface Served {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `http://localhost:<port>` */
   origin: string;
   close(): Promise<void>;
 }
 
-/** Serves a new app with the run's connections on a free port of 127.0.0.1. */
-export async function serveApp(): Promise<Served> {
+/**
+ * Serves a new app with the run's connections on a free port of 127.0.0.1.
+ * @param atLocalhost - Name it `http://localhost:<port>` and make that its BASE_URL: WebAuthn takes a host name, not an IP address, as the relying party.
+ */
+export async function serveApp(atLocalhost = false): Promise<Served> {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  const server: Server = createServer(createWebHandler({ clock: () => new Date(), redis, queues, journal }));
+  let handler: RequestListener = (_req, res) => res.writeHead(503).end();
+  const server: Server = createServer((req, res) => handler(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://${atLocalhost ? 'localhost' : '127.0.0.1'}:${port}`;
+  handler = createWebHandler({ clock: () => new Date(), redis, queues, journal, web: atLocalhost ? webOptions({ baseUrl: origin }) : undefined });
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -18,14 +18,15 @@ export interface BrowserFixture {
  * Registers mocha hooks that launch chromium and serve the app in this process before the file's tests, and close
  * both after them.
  *
+ * @param atLocalhost - As serveApp's (WebAuthn tests).
  * @returns The fixture, filled in by the `before` hook.
  */
-export function useBrowser(): BrowserFixture {
+export function useBrowser(atLocalhost = false): BrowserFixture {
   const fixture = {} as BrowserFixture;
   let served: Served | undefined;
   before(async () => {
     fixture.browser = await launchBrowser();
-    served = await serveApp();
+    served = await serveApp(atLocalhost);
     fixture.origin = served.origin;
   });
   after(async () => {
