@@ -1,0 +1,216 @@
+/**
+ * OnCalendar expression parsing (behaviour.md §7 item 6): systemd.time(7) calendar events as the reference's
+ * `oncalendar` package reads them, line by line. Pure. Semantics and deviations: README, "OnCalendar schedules".
+ */
+import { isZoneName } from './tz.js';
+
+/** First and last year an OnCalendar expression can match (the reference stops before 2200, as systemd does). */
+export const FIRST_YEAR = 1970;
+/** Years from this one on never match. */
+export const END_YEAR = 2200;
+
+/**
+ * One parsed expression, as "next set index" tables: `t[i]` is the smallest matching value ≥ i, -1 when none (the
+ * index past the field's maximum always holds -1). `years` is indexed by year − 1970.
+ */
+export interface CalendarFields {
+  /** Matching weekdays, Monday = 0 … Sunday = 6. */
+  weekdays: boolean[];
+  years: number[];
+  months: number[];
+  /** Matching days of the month, 1–31. */
+  days: boolean[];
+  /** `~k`: the k-th day counted from the month's end matches (1 = the last day). */
+  lastDays: boolean[];
+  hours: number[];
+  minutes: number[];
+  seconds: number[];
+}
+
+/** One line of a schedule: its fields and the zone it names (null: the check's `tz`). */
+export interface CalendarLine {
+  fields: CalendarFields;
+  tz: string | null;
+}
+
+/** Thrown for an expression the reference rejects; the message names the part, as the reference's does. */
+export class OnCalendarSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OnCalendarSyntaxError';
+  }
+}
+
+interface FieldDef {
+  name: string;
+  min: number;
+  max: number;
+}
+
+const WEEKDAY: FieldDef = { name: 'day-of-week', min: 0, max: 6 };
+const YEAR: FieldDef = { name: 'year', min: FIRST_YEAR, max: END_YEAR - 1 };
+const MONTH: FieldDef = { name: 'month', min: 1, max: 12 };
+const DAY: FieldDef = { name: 'day-of-month', min: 1, max: 31 };
+const HOUR: FieldDef = { name: 'hour', min: 0, max: 23 };
+const MINUTE: FieldDef = { name: 'minute', min: 0, max: 59 };
+const SECOND: FieldDef = { name: 'second', min: 0, max: 59 };
+
+const DAY_NAMES = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+
+/** The shorthands and what they stand for (the reference's SPECIALS). */
+const SHORTHANDS: ReadonlyMap<string, string> = new Map([
+  ['minutely', '*-*-* *:*:00'],
+  ['hourly', '*-*-* *:00:00'],
+  ['daily', '*-*-* 00:00:00'],
+  ['monthly', '*-*-01 00:00:00'],
+  ['weekly', 'Mon *-*-* 00:00:00'],
+  ['yearly', '*-01-01 00:00:00'],
+  ['annually', '*-01-01 00:00:00'],
+  ['quarterly', '*-01,04,07,10-01 00:00:00'],
+  ['semiannually', '*-01,07-01 00:00:00'],
+]);
+
+/** Python's `str.split()`/`strip()` whitespace, which the reference splits and trims on. */
+const SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const SPACES = new RegExp(`[${SPACE}]+`);
+const TRIM = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, 'g');
+const LAST_TOKEN = new RegExp(`^([^]*?)[${SPACE}]+([^${SPACE}]+)$`);
+const DIGITS = /^[0-9]+$/;
+
+function bad(field: FieldDef): OnCalendarSyntaxError {
+  return new OnCalendarSyntaxError(`Bad ${field.name}`);
+}
+
+/** Python's `str.strip()`. */
+export function pyStrip(s: string): string {
+  return s.replace(TRIM, '');
+}
+
+function digits(field: FieldDef, s: string): number {
+  if (!DIGITS.test(s)) throw bad(field);
+  return Number(s);
+}
+
+/** One value: a weekday name (full or 3 letters, any case), else digits in range; years 0–69 and 70–99 are 20xx/19xx. */
+function value(field: FieldDef, s: string): number {
+  if (field === WEEKDAY) {
+    const upper = s.toUpperCase();
+    const at = DAY_NAMES.findIndex((name) => name === upper || name.slice(0, 3) === upper);
+    if (at < 0) throw bad(field);
+    return at;
+  }
+  let v = digits(field, s);
+  if (field === YEAR && v < 70) v += 2000;
+  if (field === YEAR && v < 100) v += 1900;
+  if (v < field.min || v > field.max) throw bad(field);
+  return v;
+}
+
+function span(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let v = from; v <= to; v++) out.push(v);
+  return out;
+}
+
+/**
+ * The values of one component, in the reference's order of tests: `~` (days counted from the month's end, as negative
+ * values), `*`, weekday `-` ranges and trailing commas, lists, `/` repetitions, `..` ranges, single values.
+ */
+function parseTerm(field: FieldDef, s: string, reverse = false): number[] {
+  if (field === DAY && s.startsWith('~')) return parseTerm(field, s.slice(1), true);
+  if (field !== WEEKDAY && s === '*') return span(field.min, field.max);
+  if (s.includes('*')) throw bad(field);
+  if (field === WEEKDAY && s.endsWith(',')) return parseTerm(field, s.slice(0, -1));
+  if (field === WEEKDAY && s.includes('-')) return parseTerm(field, s.replaceAll('-', '..'));
+  if (s.includes(',')) return s.split(',').flatMap((term) => parseTerm(field, term, reverse));
+  if (s.includes('/') && field !== WEEKDAY) {
+    const at = s.indexOf('/');
+    const step = digits(field, s.slice(at + 1));
+    if (step === 0) throw bad(field);
+    const items = [...new Set(parseTerm(field, s.slice(0, at), reverse))].sort((a, b) => a - b);
+    // As in the reference, one value repeats up to the field's maximum (or to the month's end after `~`).
+    const values = items.length === 1 ? span(items[0], reverse ? 0 : field.max) : items;
+    return values.filter((_, i) => i % step === 0);
+  }
+  if (s.includes('..')) {
+    const at = s.indexOf('..');
+    const from = value(field, s.slice(0, at));
+    const to = value(field, s.slice(at + 2));
+    if (to < from) throw bad(field);
+    return reverse ? span(-to, -from) : span(from, to);
+  }
+  const v = value(field, s);
+  if (reverse && v > 28) throw bad(field);
+  return [reverse ? -v : v];
+}
+
+/** "Next set index" table over [0, max + 1] of the values in [min, max]. */
+function nextTable(values: number[], max: number): number[] {
+  const table = new Array<number>(max + 2).fill(-1);
+  const set = new Set(values);
+  for (let i = max; i >= 0; i--) table[i] = set.has(i) ? i : table[i + 1];
+  return table;
+}
+
+function flags(values: number[], size: number): boolean[] {
+  const out = new Array<boolean>(size).fill(false);
+  for (const v of values) if (v >= 0 && v < size) out[v] = true;
+  return out;
+}
+
+/**
+ * Parses one expression without a zone: `[weekdays] [[year-]month-day] [hour:minute[:second]]` or a shorthand.
+ * @throws OnCalendarSyntaxError on a wrong number of parts, a bad date or time shape, or a bad component.
+ */
+export function parseCalendarFields(expression: string): CalendarFields {
+  const text = SHORTHANDS.get(expression.toLowerCase()) ?? expression;
+  const parts = text.replaceAll('~', '-~').split(SPACES).filter(Boolean);
+  if (parts.length === 0) throw new OnCalendarSyntaxError('Wrong number of fields');
+  let time = ['0', '0', '0'];
+  if (parts[parts.length - 1].includes(':')) {
+    time = parts.pop()!.split(':');
+    if (time.length !== 2 && time.length !== 3) throw new OnCalendarSyntaxError('Bad time');
+    if (time.length === 2) time.push('0');
+  }
+  const hours = parseTerm(HOUR, time[0]);
+  const minutes = parseTerm(MINUTE, time[1]);
+  const seconds = parseTerm(SECOND, time[2]);
+  let date = ['*', '*', '*'];
+  const last = parts[parts.length - 1];
+  if (last !== undefined && last.includes('-') && '0123456789*'.includes(last[0])) {
+    date = parts.pop()!.split('-');
+    if (date.length !== 2 && date.length !== 3) throw new OnCalendarSyntaxError('Bad date');
+    if (date.length === 2) date.unshift('*');
+  }
+  const [years, months, days] = [parseTerm(YEAR, date[0]), parseTerm(MONTH, date[1]), parseTerm(DAY, date[2])];
+  const weekdays = parts.length > 0 ? parseTerm(WEEKDAY, parts.shift()!) : span(0, 6);
+  if (parts.length > 0) throw new OnCalendarSyntaxError('Wrong number of fields');
+  return {
+    weekdays: flags(weekdays, 7),
+    years: nextTable(years.map((y) => y - FIRST_YEAR), END_YEAR - 1 - FIRST_YEAR),
+    months: nextTable(months, MONTH.max),
+    days: flags(days, 32),
+    lastDays: flags(days.map((d) => -d), 32),
+    hours: nextTable(hours, HOUR.max),
+    minutes: nextTable(minutes, MINUTE.max),
+    seconds: nextTable(seconds, SECOND.max),
+  };
+}
+
+/**
+ * Parses a schedule: one expression per line (§7 item 6), each optionally ending in a time zone name after a space
+ * (the reference's TzIterator: only when the line holds a space, and the name is one moment-timezone knows).
+ * @throws OnCalendarSyntaxError when any line does not parse (an empty line included).
+ */
+export function parseOnCalendar(schedule: string): CalendarLine[] {
+  return pyStrip(schedule)
+    .split('\n')
+    .map((raw) => {
+      const line = pyStrip(raw);
+      const split = line.includes(' ') ? LAST_TOKEN.exec(line) : null;
+      if (split && !'0123456789*'.includes(split[2][0]) && isZoneName(split[2])) {
+        return { fields: parseCalendarFields(split[1]), tz: split[2] };
+      }
+      return { fields: parseCalendarFields(line), tz: null };
+    });
+}
