@@ -8,13 +8,25 @@ import { firstInstantOf, offsetAt, repeatEndWall, zoneSegments, type ZoneSegment
 
 const SECOND_MS = 1000;
 
+const DAY_MS = 86_400_000;
+/** Days of each month (1–12) in a common year. */
+const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Arithmetic, not a Date: this runs for every month searched. */
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month];
 }
 
 /** The first matching day of the month in [`from`, `last`], or -1; weekdays Monday = 0. */
 function firstDay(cal: CalendarFields, year: number, month: number, from: number, last: number): number {
-  let weekday = (new Date(Date.UTC(year, month - 1, from)).getUTCDay() + 6) % 7;
+  if (!cal.anyLastDay) {
+    // Without `~` days only listed ones match: skip to the first, or past a month too short for any (`*-02-30`).
+    from = cal.dayTable[from];
+    if (from < 0 || from > last) return -1;
+  }
+  // 1970-01-01 was a Thursday (3 with Monday = 0).
+  let weekday = (Math.floor(Date.UTC(year, month - 1, from) / DAY_MS) + 3) % 7;
   for (let day = from; day <= last; day++) {
     if (cal.weekdays[weekday] && (cal.days[day] || cal.lastDays[last - day + 1])) return day;
     weekday = weekday === 6 ? 0 : weekday + 1;

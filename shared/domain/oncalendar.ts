@@ -15,16 +15,19 @@ export const END_YEAR = 2200;
  */
 export interface CalendarFields {
   /** Matching weekdays, Monday = 0 … Sunday = 6. */
-  weekdays: boolean[];
-  years: number[];
-  months: number[];
+  weekdays: Uint8Array;
+  years: Int16Array;
+  months: Int16Array;
   /** Matching days of the month, 1–31. */
-  days: boolean[];
+  days: Uint8Array;
+  /** The same days as a "next set index" table, to skip a month at once when no `~` day is given. */
+  dayTable: Int16Array;
   /** `~k`: the k-th day counted from the month's end matches (1 = the last day). */
-  lastDays: boolean[];
-  hours: number[];
-  minutes: number[];
-  seconds: number[];
+  lastDays: Uint8Array;
+  anyLastDay: boolean;
+  hours: Int16Array;
+  minutes: Int16Array;
+  seconds: Int16Array;
 }
 
 /** One line of a schedule: its fields and the zone it names (null: the check's `tz`). */
@@ -82,7 +85,7 @@ function bad(field: FieldDef): OnCalendarSyntaxError {
 }
 
 /** Python's `str.strip()`. */
-export function pyStrip(s: string): string {
+function pyStrip(s: string): string {
   return s.replace(TRIM, '');
 }
 
@@ -144,17 +147,18 @@ function parseTerm(field: FieldDef, s: string, reverse = false): number[] {
   return [reverse ? -v : v];
 }
 
-/** "Next set index" table over [0, max + 1] of the values in [min, max]. */
-function nextTable(values: number[], max: number): number[] {
-  const table = new Array<number>(max + 2).fill(-1);
-  const set = new Set(values);
-  for (let i = max; i >= 0; i--) table[i] = set.has(i) ? i : table[i + 1];
+/** "Next set index" table over [0, max + 1] of the values in [0, max]; negative values are left out. */
+function nextTable(values: number[], max: number): Int16Array {
+  const table = new Int16Array(max + 2).fill(-1);
+  for (const v of values) if (v >= 0 && v <= max) table[v] = v;
+  for (let i = max - 1; i >= 0; i--) if (table[i] < 0) table[i] = table[i + 1];
   return table;
 }
 
-function flags(values: number[], size: number): boolean[] {
-  const out = new Array<boolean>(size).fill(false);
-  for (const v of values) if (v >= 0 && v < size) out[v] = true;
+/** 1 at each value in [0, size), else 0. */
+function flags(values: number[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (const v of values) if (v >= 0 && v < size) out[v] = 1;
   return out;
 }
 
@@ -190,7 +194,9 @@ export function parseCalendarFields(expression: string): CalendarFields {
     years: nextTable(years.map((y) => y - FIRST_YEAR), END_YEAR - 1 - FIRST_YEAR),
     months: nextTable(months, MONTH.max),
     days: flags(days, 32),
+    dayTable: nextTable(days, DAY.max),
     lastDays: flags(days.map((d) => -d), 32),
+    anyLastDay: days.some((d) => d < 0),
     hours: nextTable(hours, HOUR.max),
     minutes: nextTable(minutes, MINUTE.max),
     seconds: nextTable(seconds, SECOND.max),
