@@ -6,7 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { CronSyntaxError, parseCron, cronParts, type CronFields } from './cron.js';
 import { MINUTE_MS, nextWallMatch } from './cron-search.js';
-import { OnCalendarSyntaxError, parseOnCalendar, pyStrip, type CalendarLine } from './oncalendar.js';
+import { OnCalendarSyntaxError, parseOnCalendar, type CalendarLine } from './oncalendar.js';
 import { nextOnCalendar } from './oncalendar-search.js';
 import { offsetAt, wallToInstant, zoneSegments, type ZoneSegments } from './tz.js';
 
@@ -135,12 +135,9 @@ function nextInRealTime(
   return null;
 }
 
-/**
- * Whether `expr` is cron-shaped: one line (once trimmed) of exactly 5 whitespace-separated fields (§3.7 rule 3, the
- * reference's `guess_kind`); anything else is an OnCalendar schedule.
- */
+/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (§3.7 rule 3); else OnCalendar. */
 export function hasCronShape(expr: string): boolean {
-  return !pyStrip(expr).includes('\n') && cronParts(expr).length === 5;
+  return !expr.includes('\n') && cronParts(expr).length === 5;
 }
 
 /** The kind a `schedule` gives its check (§3.7 rule 3, §7 item 6). */
