@@ -82,6 +82,11 @@ export function valuesOf(check: CheckDoc | null): CheckFormValues {
   };
 }
 
+/** A textarea's text with `\n` line ends: browsers post CR LF, and the schedule is stored as an API client sends it. */
+function unixLineEnds(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
 /** The values as submitted, so a refused form comes back as typed. */
 export function submittedValues(req: Request): CheckFormValues {
   const list = (req.body as Record<string, unknown>).channel;
@@ -91,7 +96,7 @@ export function submittedValues(req: Request): CheckFormValues {
     kind: kindOf(fieldOf(req, 'kind')),
     timeoutValue: fieldOf(req, 'timeout'), timeoutUnit: Number(fieldOf(req, 'timeout_unit')) || 1,
     graceValue: fieldOf(req, 'grace'), graceUnit: Number(fieldOf(req, 'grace_unit')) || 1,
-    schedule: fieldOf(req, 'schedule'), calendar: fieldOf(req, 'oncalendar'), tz: fieldOf(req, 'tz'),
+    schedule: fieldOf(req, 'schedule'), calendar: unixLineEnds(fieldOf(req, 'oncalendar')), tz: fieldOf(req, 'tz'),
     postOnly: ticked(req, 'post_only'), manualResume: ticked(req, 'manual_resume'),
     filterSubject: ticked(req, 'filter_subject'), filterBody: ticked(req, 'filter_body'),
     filterHttpBody: ticked(req, 'filter_http_body'), filterDefaultFail: ticked(req, 'filter_default_fail'),
