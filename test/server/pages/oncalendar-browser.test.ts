@@ -32,7 +32,7 @@ describe('OnCalendar checks in the web editor (behaviour.md §7 item 6)', functi
     const stored = await Check.findById(checkId).lean();
     expect([stored?.kind, stored?.schedule, stored?.tz]).to.deep.equal(['oncalendar', 'Mon..Fri *-*-* 09:00\nSat 12:00', 'Europe/Riga']);
     await web.goto(`${base}checks/${checkId}/edit/`);
-    expect(await web.page.$eval('input[name="kind"][value="oncalendar"]', (el) => (el as HTMLInputElement).checked)).to.equal(true);
+    expect(await web.page.$eval('input[name="kind"][value="oncalendar"]', (el) => el.checked)).to.equal(true);
     expect(await web.page.$eval('#oncalendar', (el) => (el as HTMLTextAreaElement).value)).to.equal('Mon..Fri *-*-* 09:00\nSat 12:00');
     await web.page.waitForFunction(() => document.querySelectorAll('#preview li').length === 5);
     expect(web.errors).to.deep.equal([]);
