@@ -17,6 +17,7 @@ function setupEditor(form) {
   showKind();
 
   const cron = form.querySelector('#schedule');
+  // The maintenance editor shares this setup and has no OnCalendar field.
   const calendar = form.querySelector('#oncalendar');
   const tz = form.querySelector('#tz');
   const list = form.querySelector('#preview');
@@ -31,8 +32,9 @@ function setupEditor(form) {
     if (ticket !== asked || !res.ok) return;
     const preview = await res.json();
     const errors = { schedule: form.querySelector(onCalendar ? '#oncalendar-error' : '#schedule-error'), tz: form.querySelector('#tz-error') };
-    form.querySelector(onCalendar ? '#schedule-error' : '#oncalendar-error').textContent = '';
-    (onCalendar ? cron : calendar).removeAttribute('aria-invalid');
+    const other = form.querySelector(onCalendar ? '#schedule-error' : '#oncalendar-error');
+    if (other) other.textContent = '';
+    (onCalendar ? cron : calendar)?.removeAttribute('aria-invalid');
     errors.schedule.textContent = preview.field === 'schedule' ? preview.error : '';
     errors.tz.textContent = preview.field === 'tz' ? preview.error : '';
     schedule.toggleAttribute('aria-invalid', preview.field === 'schedule');
@@ -53,10 +55,10 @@ function setupEditor(form) {
     timer = setTimeout(() => void refresh().catch(() => undefined), PREVIEW_DELAY_MS);
   };
   cron.addEventListener('input', later);
-  calendar.addEventListener('input', later);
+  calendar?.addEventListener('input', later);
   tz.addEventListener('input', later);
   kinds.forEach((radio) => radio.addEventListener('change', later));
-  if (form.dataset.kind !== 'simple') later();
+  if (form.dataset.kind === 'cron' || form.dataset.kind === 'oncalendar') later();
 }
 
 function setupLiveList(table) {
