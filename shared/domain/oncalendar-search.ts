@@ -1,13 +1,12 @@
 /**
  * Finding OnCalendar occurrences (behaviour.md §7 item 6), as the reference's `oncalendar` package does: match the
- * wall clock second by second in the line's zone, skip wall times a spring-forward gap removes, take a repeated wall
+ * wall clock of the line's zone to the second, skip wall times a spring-forward gap removes, take a repeated wall
  * time at its first pass, union the lines. Pure. "Wall ms" as in cron-search.ts.
  */
 import { END_YEAR, FIRST_YEAR, type CalendarFields, type CalendarLine } from './oncalendar.js';
 import { firstInstantOf, offsetAt, repeatEndWall, zoneSegments, type ZoneSegments } from './tz.js';
 
 const SECOND_MS = 1000;
-
 const DAY_MS = 86_400_000;
 /** Days of each month (1–12) in a common year. */
 const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -50,7 +49,7 @@ function firstTime(cal: CalendarFields, hour: number, minute: number, second: nu
  * The first wall second (wall ms) at or after `fromWallMs` (a whole second) matching every field, or null when none
  * is before the year 2200. Skips whole years, months and days, so any expression answers in a few thousand steps.
  */
-export function nextWallSecond(cal: CalendarFields, fromWallMs: number): number | null {
+function nextWallSecond(cal: CalendarFields, fromWallMs: number): number | null {
   const from = new Date(Math.max(fromWallMs, Date.UTC(FIRST_YEAR, 0, 1)));
   let [year, month, day] = [from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()];
   let timeOfDay = (fromWallMs - Date.UTC(year, month - 1, day)) / SECOND_MS;

@@ -77,7 +77,7 @@ function flags(values: number[], size: number): Uint8Array {
  * Parses one expression without a zone: `[weekdays] [[year-]month-day] [hour:minute[:second]]` or a shorthand.
  * @throws OnCalendarSyntaxError on a wrong number of parts, a bad date or time shape, or a bad component.
  */
-export function parseCalendarFields(expression: string): CalendarFields {
+function parseCalendarFields(expression: string): CalendarFields {
   const text = SHORTHANDS.get(expression.toLowerCase()) ?? expression;
   const parts = text.replaceAll('~', '-~').split(SPACES).filter(Boolean);
   if (parts.length === 0) throw new OnCalendarSyntaxError('Wrong number of fields');
