@@ -2,6 +2,7 @@
 import Joi from 'joi';
 import { notifyConfigOf, notifySchemaKeys, type NotifyConfig, type NotifyEnv } from './config-notify.js';
 import { opsConfigOf, opsSchemaKeys, type OpsConfig, type OpsEnv } from './config-ops.js';
+import { ssoConfigOf, ssoSchemaKeys, type SsoConfig, type SsoEnv } from './config-sso.js';
 import { redisConfigOf, redisSchemaKeys, type RedisConfig, type RedisEnv } from './config-redis.js';
 
 export { LOCAL_REDIS_URL } from './config-redis.js';
@@ -68,6 +69,8 @@ export interface Config extends RedisConfig {
   readonly notify: NotifyConfig;
   /** Metrics, admin credential and queue dashboard (see shared/config-ops.ts). */
   readonly ops: OpsConfig;
+  /** Single sign-on (shared/config-sso.ts). */
+  readonly sso: SsoConfig;
 }
 
 
@@ -80,7 +83,7 @@ export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
  * The environment as the schema below returns it: converted, defaults applied
  * (optional: the variables without a default).
  */
-interface Env extends NotifyEnv, OpsEnv, RedisEnv {
+interface Env extends NotifyEnv, OpsEnv, RedisEnv, SsoEnv {
   readonly NODE_ENV: string;
   readonly PORT: number;
   readonly BASE_URL?: string;
@@ -157,6 +160,7 @@ const schema = Joi.object<Env>({
   ...notifySchemaKeys,
   ...opsSchemaKeys,
   ...redisSchemaKeys,
+  ...ssoSchemaKeys,
 }).unknown(true);
 
 /**
@@ -169,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const { value } = result;
   const port = value.PORT;
   const baseUrl = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const trustProxy = typeof value.TRUST_PROXY === 'boolean' ? Number(value.TRUST_PROXY) : value.TRUST_PROXY;
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     ...redisConfigOf(value, env),
@@ -176,7 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     baseUrl,
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
     mongodbUriGiven: value.MONGODB_URI !== undefined,
-    trustProxy: typeof value.TRUST_PROXY === 'boolean' ? Number(value.TRUST_PROXY) : value.TRUST_PROXY,
+    trustProxy,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
     siteName: value.SITE_NAME,
@@ -201,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     registrationOpen: value.REGISTRATION_OPEN,
     notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME)),
     ops: Object.freeze(opsConfigOf(value)),
+    sso: Object.freeze(ssoConfigOf(value, trustProxy)),
   });
 }
 

@@ -22,10 +22,11 @@ import type { UserSessions } from './sessions.js';
 
 /**
  * Whether `/signup/` is open for this request, and through which invitation: a usable invitation token in `invite`
- * (only its address may sign up), else REGISTRATION_OPEN.
+ * (only its address may sign up), else REGISTRATION_OPEN; never while password sign-in is off.
  * @throws AppError(404) when sign-up is closed to this request.
  */
 async function signUpInvitation(options: WebOptions, invite: string, now: Date): Promise<InvitationDoc | null> {
+  if (!options.sso.passwordSignIn) throw new AppError(404, 'sign-up is closed on this site: sign in with single sign-on');
   const invitation = invite === '' ? null : await usableInvitation(invite, now, options.secretKey).catch(() => null);
   if (invitation || options.registrationOpen) return invitation;
   throw new AppError(404, 'sign-up is closed on this site: ask a project owner for an invitation');
@@ -38,7 +39,7 @@ const TOO_MANY = 'Too many attempts. Wait a few minutes, then try again.';
 export function accountRouter(options: WebOptions, limiter: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const signInPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
-    render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, email: '', error: '', ...data }, status);
+    render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, sso: options.sso, email: '', error: '', ...data }, status);
 
   router.get('/', (_req, res) => res.redirect(303, currentUser(res) ? '/projects/' : '/signin/'));
 
@@ -46,6 +47,7 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, sessi
   router.post('/signin/', async (req, res) => {
     const email = fieldOf(req, 'email');
     const next = safeNext(fieldOf(req, 'next'));
+    if (!options.sso.passwordSignIn) throw new AppError(403, 'password sign-in is turned off on this site: use single sign-on');
     if (!(await limiter.signIn(req, email))) {
       return signInPage(req, res, { email, next, error: 'Too many sign-in attempts. Wait a minute, then try again.' }, 429);
     }

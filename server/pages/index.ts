@@ -19,6 +19,7 @@ import { accountPageRouter } from './account-page.js';
 import { touchSession, UserSessions } from './sessions.js';
 import { twoFactorRouter } from './two-factor.js';
 import { securityKeysRouter } from './security-keys.js';
+import { oidcRouter, remoteUser } from './sso.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
@@ -31,7 +32,7 @@ const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.met
 /** @simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -92,6 +93,8 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(loadUser);
   pages.use(touchSession(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
+  pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));
+  pages.use(oidcRouter(options, sessions, deps.clock));
   const limits = accountLimits(deps.redis, options);
   pages.use(accountRouter(options, limits, sessions, deps.clock));
   pages.use(twoFactorRouter(options, sessions, limits, deps.clock));

@@ -1,5 +1,6 @@
 /** Settings of the web app's pages (README, Web app); tests pass their own, the service takes them from config. */
 import { config } from '../../shared/config.js';
+import type { SsoConfig } from '../../shared/config-sso.js';
 
 /** What the pages need beyond the app's connections. */
 export interface WebOptions {
@@ -13,9 +14,11 @@ export interface WebOptions {
   keyPrefix: string;
   /** Proxies in front whose X-Forwarded-For/-Proto are believed (server/proxy.ts), for the per-client limits and the session's Secure cookie. */
   trustProxy: number;
+  /** Single sign-on: OpenID Connect, a proxy's user header, whether passwords sign in (shared/config-sso.ts). */
+  sso: SsoConfig;
 }
 
-/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX and TRUST_PROXY. */
+/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY and single sign-on. */
 export function webOptionsOf(): WebOptions {
   return {
     secretKey: config.secretKey,
@@ -23,5 +26,6 @@ export function webOptionsOf(): WebOptions {
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: config.trustProxy,
+    sso: config.sso,
   };
 }

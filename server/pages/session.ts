@@ -30,6 +30,8 @@ declare module 'express-session' {
     totpSecret?: string;
     /** The challenge of the WebAuthn ceremony under way (server/pages/security-keys.ts), used once. */
     webauthnChallenge?: string;
+    /** An OpenID Connect sign-in at the provider (server/pages/sso.ts): PKCE verifier, state, nonce, where to go, until when (ms). */
+    oidc?: { verifier: string; state: string; nonce: string; next: string; until: number };
   }
 }
 

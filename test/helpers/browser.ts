@@ -13,6 +13,7 @@ import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
 import { webOptions } from './web.js';
+import type { WebOptions } from '../../server/pages/options.js';
 
 /** The browser binary: CHROMIUM_PATH, or Debian's package (scripts/provision.sh test installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -42,11 +43,16 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/**
- * Serves a new app with the run's connections on a free port of 127.0.0.1.
- * @param atLocalhost - Name it `http://localhost:<port>` and make that its BASE_URL: WebAuthn takes a host name, not an IP address, as the relying party.
- */
-export async function serveApp(atLocalhost = false): Promise<Served> {
+/** How a test serves the app. */
+export interface ServeOptions {
+  /** Name it `http://localhost:<port>` and make that its BASE_URL: WebAuthn takes a host name, not an IP address, as the relying party. */
+  atLocalhost?: boolean;
+  /** The pages' settings, given the origin (BASE_URL is the origin); the run's config when absent. */
+  web?: (origin: string) => Partial<WebOptions>;
+}
+
+/** Serves a new app with the run's connections on a free port of 127.0.0.1. */
+export async function serveApp({ atLocalhost = false, web }: ServeOptions = {}): Promise<Served> {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -56,7 +62,8 @@ export async function serveApp(atLocalhost = false): Promise<Served> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const origin = `http://${atLocalhost ? 'localhost' : '127.0.0.1'}:${port}`;
-  handler = createWebHandler({ clock: () => new Date(), redis, queues, journal, web: atLocalhost ? webOptions({ baseUrl: origin }) : undefined });
+  const pages = atLocalhost || web ? webOptions({ baseUrl: origin, ...web?.(origin) }) : undefined;
+  handler = createWebHandler({ clock: () => new Date(), redis, queues, journal, web: pages });
   return {
     origin,
     close: async () => {

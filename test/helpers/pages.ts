@@ -4,7 +4,7 @@
  * its script errors kept), signed in and inside a new project ({@link signInToNewProject}).
  */
 import type { Browser, Page } from 'puppeteer-core';
-import { launchBrowser, serveApp, type Served } from './browser.js';
+import { launchBrowser, serveApp, type Served, type ServeOptions } from './browser.js';
 import { jsonOf, runCli } from '../scripts/hc-admin/run-cli.js';
 
 /** The browser and the app of one test file; valid from its `before` hook on. */
@@ -18,15 +18,15 @@ export interface BrowserFixture {
  * Registers mocha hooks that launch chromium and serve the app in this process before the file's tests, and close
  * both after them.
  *
- * @param atLocalhost - As serveApp's (WebAuthn tests).
+ * @param serve - How to serve the app (serveApp's options).
  * @returns The fixture, filled in by the `before` hook.
  */
-export function useBrowser(atLocalhost = false): BrowserFixture {
+export function useBrowser(serve: ServeOptions = {}): BrowserFixture {
   const fixture = {} as BrowserFixture;
   let served: Served | undefined;
   before(async () => {
     fixture.browser = await launchBrowser();
-    served = await serveApp(atLocalhost);
+    served = await serveApp(serve);
     fixture.origin = served.origin;
   });
   after(async () => {

@@ -25,6 +25,7 @@ export function webOptions(overrides: Partial<WebOptions> = {}): WebOptions {
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: 0,
+    sso: { oidc: null, remoteUserHeader: null, passwordSignIn: true },
     ...overrides,
   };
 }

@@ -28,7 +28,7 @@ async function signInWithKey(web: WebPage, password: string): Promise<void> {
 
 describe('security keys in a browser', function () {
   this.timeout(120_000);
-  const fixture = useBrowser(true);
+  const fixture = useBrowser({ atLocalhost: true });
 
   it('adds a key through the virtual authenticator and signs in with it; refuses a counter that does not grow and another origin', async () => {
     const created = await runCli(['user', 'create', '--email', 'ann@example.org']);
@@ -61,7 +61,7 @@ describe('security keys in a browser', function () {
     // the browser signs for: the assertion verifies nowhere but at its own origin. Refused.
     let other: Served | undefined;
     try {
-      other = await serveApp(false);
+      other = await serveApp();
       await web.page.goto(`${other.origin.replace('127.0.0.1', 'localhost')}/signin/`);
       await web.signIn('ann@example.org', password);
       await Promise.all([web.page.waitForNavigation(), web.page.click('#use-key')]);
