@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { AppError } from '../../shared/errors.js';
 import { User, type UserDoc } from '../../shared/models/user.js';
 import { createUser, normaliseEmail } from '../../shared/services/users.js';
@@ -38,14 +38,17 @@ export async function userForSso(email: string, now: Date): Promise<UserDoc> {
   return made;
 }
 
+/** openid-client, loaded when single sign-on is set up: most installs never need it in their web processes. */
+const openid = () => import('openid-client');
+
 /** The provider's configuration, discovered once (again after a failure); plain http only for a loopback issuer (tests, development). */
-function discoverer(settings: OidcConfig): () => Promise<oidc.Configuration> {
-  let found: Promise<oidc.Configuration> | null = null;
+function discoverer(settings: OidcConfig): () => Promise<Oidc.Configuration> {
+  let found: Promise<Oidc.Configuration> | null = null;
   return () => {
     const issuer = new URL(settings.issuer);
     const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(issuer.hostname);
-    found ??= oidc
-      .discovery(issuer, settings.clientId, settings.clientSecret, undefined, loopback ? { execute: [oidc.allowInsecureRequests] } : undefined)
+    found ??= openid()
+      .then((oidc) => oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined, loopback ? { execute: [oidc.allowInsecureRequests] } : undefined))
       .catch((err: unknown) => {
         found = null;
         throw err;
@@ -64,7 +67,8 @@ export function oidcRouter(options: WebOptions, sessions: UserSessions, clock: C
   const refused = (req: Request, res: Response, reason: string) => render(req, res, 'error', { title: 'Sign-in refused', status: 400, message: `single sign-on refused: ${reason}` }, 400);
 
   router.get('/signin/oidc', async (req, res) => {
-    let provider: oidc.Configuration;
+    const oidc = await openid();
+    let provider: Oidc.Configuration;
     try {
       provider = await configuration();
     } catch (err) {
@@ -83,6 +87,7 @@ export function oidcRouter(options: WebOptions, sessions: UserSessions, clock: C
     const started = req.session.oidc;
     delete req.session.oidc;
     if (!started || started.until <= clock().getTime()) return refused(req, res, 'this sign-in has expired or was not started here; start again');
+    const oidc = await openid();
     let claims: Record<string, unknown> | undefined;
     try {
       const provider = await configuration();

@@ -5,7 +5,6 @@
  * factor of every member of a project (guard.ts sends a member without one here).
  */
 import { Router, type Request, type Response } from 'express';
-import QRCode from 'qrcode';
 import { AppError } from '../../shared/errors.js';
 import { findUser, authenticate } from '../../shared/services/users.js';
 import { addTotp, hasSecondFactor, newRecoveryCodes, newTotpSecret, removeFactor, totpUri, verifySecondFactor } from '../../shared/services/second-factor.js';
@@ -77,8 +76,10 @@ export function twoFactorRouter(options: WebOptions, sessions: UserSessions, lim
 
   const addPage = async (req: Request, res: Response, error = '', status = 200) => {
     const user = currentUser(res)!;
-    const secret = (req.session.totpSecret ??= newTotpSecret());
-    const qr = await QRCode.toString(totpUri(user.email, secret, config.siteName), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    const secret = (req.session.totpSecret ??= await newTotpSecret());
+    // qrcode is loaded here, on the only page that draws one.
+    const { default: QRCode } = await import('qrcode');
+    const qr = await QRCode.toString(await totpUri(user.email, secret, config.siteName), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     render(req, res, 'totp-add', { title: 'Add an authenticator app', secret, qr, name: fieldOf(req, 'name') || 'Authenticator app', error }, status);
   };
   router.get('/account/two-factor/totp', requireUser, sudo, (req, res) => addPage(req, res));

@@ -5,9 +5,11 @@
  * by two requests, is refused. A recovery code is used up by one guarded `$pull`.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
 import { User, type UserDoc } from '../models/user.js';
 import { AppError } from '../errors.js';
+
+/** otplib, loaded at the first use (web processes start faster without it). */
+const otp = () => import('otplib');
 
 /** How many recovery codes a set has. */
 export const RECOVERY_CODES = 10;
@@ -29,13 +31,13 @@ export function hasSecondFactor(user: Pick<UserDoc, 'totp' | 'webauthn'>): boole
 }
 
 /** A new base32 TOTP secret of 160 bits. */
-export function newTotpSecret(): string {
-  return generateSecret({ length: 20 });
+export async function newTotpSecret(): Promise<string> {
+  return (await otp()).generateSecret({ length: 20 });
 }
 
 /** The `otpauth://totp/` URI an authenticator app reads from a QR code. */
-export function totpUri(email: string, secret: string, issuer: string): string {
-  return generateURI({ issuer, label: email, secret });
+export async function totpUri(email: string, secret: string, issuer: string): Promise<string> {
+  return (await otp()).generateURI({ issuer, label: email, secret });
 }
 
 /**
@@ -45,7 +47,7 @@ export function totpUri(email: string, secret: string, issuer: string): string {
  */
 async function acceptTotp(user: UserDoc, secret: string, code: string): Promise<boolean> {
   const after = user.totpLastStep ?? undefined;
-  const result = await verify({ secret, token: code, epochTolerance: DRIFT_SECONDS, afterTimeStep: after }).catch(() => ({ valid: false as const }));
+  const result = await (await otp()).verify({ secret, token: code, epochTolerance: DRIFT_SECONDS, afterTimeStep: after }).catch(() => ({ valid: false as const }));
   // A TOTP result carries the step it matched (a HOTP one, which this never asks for, would not).
   const step = result.valid && 'timeStep' in result ? result.timeStep : null;
   if (step === null) return false;

@@ -4,15 +4,11 @@
  * challenge is used once (kept in the session by the caller), and an assertion's signature counter must grow, checked
  * and stored by one write guarded on the user's keys as read, so a cloned key or a replayed assertion is refused.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { User, type UserDoc } from '../models/user.js';
 import { AppError } from '../errors.js';
@@ -26,14 +22,17 @@ export interface RelyingParty {
   origin: string;
 }
 
+/** The library, loaded at the first use: it would add about a second to every web process's start. */
+const webauthn = () => import('@simplewebauthn/server');
+
 /** The RP ID: the origin's host name. */
 function rpIdOf(rp: RelyingParty): string {
   return new URL(rp.origin).hostname;
 }
 
 /** What the browser's `navigator.credentials.create()` needs to make a key for this user (its existing keys excluded). */
-export function registrationOptions(user: UserDoc, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+export async function registrationOptions(user: UserDoc, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rpIdOf(rp),
     userName: user.email,
@@ -62,7 +61,7 @@ function answerOf<T>(text: string): T {
  */
 export async function addSecurityKey(user: UserDoc, input: { name: string; answer: string; challenge: string }, rp: RelyingParty, now: Date): Promise<string[]> {
   const name = factorName(input.name);
-  const verified = await verifyRegistrationResponse({
+  const verified = await (await webauthn()).verifyRegistrationResponse({
     response: answerOf<RegistrationResponseJSON>(input.answer),
     expectedChallenge: input.challenge,
     expectedOrigin: rp.origin,
@@ -80,8 +79,8 @@ export async function addSecurityKey(user: UserDoc, input: { name: string; answe
 }
 
 /** What `navigator.credentials.get()` needs to sign in with one of the user's keys. */
-export function authenticationOptions(user: UserDoc, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  return generateAuthenticationOptions({
+export async function authenticationOptions(user: UserDoc, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return (await webauthn()).generateAuthenticationOptions({
     rpID: rpIdOf(rp),
     allowCredentials: user.webauthn.map((key) => ({ id: String(key._id), transports: key.transports as never })),
     userVerification: 'preferred',
@@ -103,7 +102,7 @@ export async function verifySecurityKey(userId: string, answer: string, challeng
   }
   const key = user?.webauthn.find((k) => k._id === response.id);
   if (!user || !key) return false;
-  const result = await verifyAuthenticationResponse({
+  const result = await (await webauthn()).verifyAuthenticationResponse({
     response,
     expectedChallenge: challenge,
     expectedOrigin: rp.origin,
