@@ -15,18 +15,11 @@ import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
 import { fieldOf } from './forms.js';
+import { startSession } from './session.js';
 
 /** A local path to go to after signing in; anything else (another origin, `//host`) becomes the project list. */
 export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/projects/';
-}
-
-/** Starts a new session (a new id: no fixation) for the user. */
-async function signIn(req: Request, userId: string, epoch: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
-  req.session.userId = userId;
-  req.session.epoch = epoch;
-  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }
 
 /**
@@ -60,7 +53,7 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, clock
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);
-    await signIn(req, user._id, user.sessionEpoch ?? 0);
+    await startSession(req, user._id, user.sessionEpoch ?? 0);
     res.redirect(303, next);
   });
 

@@ -15,6 +15,8 @@ import { accountLimits } from './limits.js';
 import { loadUser } from './guard.js';
 import { PAGE_HEADERS, render } from './render.js';
 import { accountRouter } from './account.js';
+import { recoveryRouter } from './recovery.js';
+import { emailChangeRouter } from './email-change.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
@@ -25,7 +27,7 @@ const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/|signout\/|signup\/|account\/(password)?|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/((reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/(password|email(\/[^/]+)?)?|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -83,7 +85,10 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
-  pages.use(accountRouter(options, accountLimits(deps.redis, options), deps.clock));
+  const limits = accountLimits(deps.redis, options);
+  pages.use(accountRouter(options, limits, deps.clock));
+  pages.use(recoveryRouter(options, limits, deps.clock));
+  pages.use(emailChangeRouter(options, limits, deps.clock));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));

@@ -13,9 +13,13 @@ export interface WebOptions {
   keyPrefix: string;
   /** Proxies in front whose X-Forwarded-For/-Proto are believed (server/proxy.ts), for the per-client limits and the session's Secure cookie. */
   trustProxy: number;
+  /** Relay of the account mails (invitations, reset and sign-in links, address confirmations): SMTP_URL. */
+  smtpUrl: string;
+  /** Sender of those mails: DEFAULT_FROM_EMAIL. */
+  fromEmail: string;
 }
 
-/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX and TRUST_PROXY. */
+/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY, SMTP_URL and DEFAULT_FROM_EMAIL. */
 export function webOptionsOf(): WebOptions {
   return {
     secretKey: config.secretKey,
@@ -23,5 +27,7 @@ export function webOptionsOf(): WebOptions {
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: config.trustProxy,
+    smtpUrl: config.notify.smtpUrl,
+    fromEmail: config.notify.fromEmail,
   };
 }

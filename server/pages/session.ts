@@ -5,7 +5,7 @@
 import session from 'express-session';
 import RedisStore from 'connect-redis';
 import type { Redis } from 'ioredis';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { WebOptions } from './options.js';
 
 declare module 'express-session' {
@@ -42,4 +42,15 @@ export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHan
       path: '/',
     },
   });
+}
+
+/**
+ * Signs the user in on a new session (a new id: no fixation), under the user's session epoch `epoch`.
+ * @throws the session store's (Redis) error.
+ */
+export async function startSession(req: Request, userId: string, epoch: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
+  req.session.userId = userId;
+  req.session.epoch = epoch;
+  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }

@@ -25,6 +25,8 @@ export function webOptions(overrides: Partial<WebOptions> = {}): WebOptions {
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: 0,
+    smtpUrl: config.notify.smtpUrl,
+    fromEmail: config.notify.fromEmail,
     ...overrides,
   };
 }
