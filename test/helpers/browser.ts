@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createWebHandler } from '../../server/app.js';
+import { webOptionsOf, type WebOptions } from '../../server/pages/options.js';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
@@ -41,11 +42,15 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves a new app with the run's connections on a free port of 127.0.0.1. */
-export async function serveApp(): Promise<Served> {
+/**
+ * Serves a new app with the run's connections on a free port of 127.0.0.1.
+ *
+ * @param web - Pages' settings over the service's (e.g. `smtpUrl` of a test's receiver); none: the service's own.
+ */
+export async function serveApp(web?: Partial<WebOptions>): Promise<Served> {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  const server: Server = createServer(createWebHandler({ clock: () => new Date(), redis, queues, journal }));
+  const server: Server = createServer(createWebHandler({ clock: () => new Date(), redis, queues, journal, web: web && { ...webOptionsOf(), ...web } }));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

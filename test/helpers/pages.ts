@@ -4,6 +4,7 @@
  * its script errors kept), signed in and inside a new project ({@link signInToNewProject}).
  */
 import type { Browser, Page } from 'puppeteer-core';
+import type { WebOptions } from '../../server/pages/options.js';
 import { launchBrowser, serveApp, type Served } from './browser.js';
 import { jsonOf, runCli } from '../scripts/hc-admin/run-cli.js';
 
@@ -18,14 +19,16 @@ export interface BrowserFixture {
  * Registers mocha hooks that launch chromium and serve the app in this process before the file's tests, and close
  * both after them.
  *
+ * @param web - Pages' settings over the service's, read when the `before` hook runs (after earlier hooks, such as
+ *   a mail receiver's start).
  * @returns The fixture, filled in by the `before` hook.
  */
-export function useBrowser(): BrowserFixture {
+export function useBrowser(web?: () => Partial<WebOptions>): BrowserFixture {
   const fixture = {} as BrowserFixture;
   let served: Served | undefined;
   before(async () => {
     fixture.browser = await launchBrowser();
-    served = await serveApp();
+    served = await serveApp(web?.());
     fixture.origin = served.origin;
   });
   after(async () => {
