@@ -17,7 +17,7 @@ import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
 import { fieldOf } from './forms.js';
-import { sendPageMail } from './mail.js';
+import { sendServiceMail } from '../../shared/mail.js';
 
 const log = logger.child({ module: 'email-change' });
 
@@ -26,11 +26,11 @@ async function mailConfirmation(user: UserDoc, address: string, options: WebOpti
   const site = config.siteName;
   if (await userByEmail(address)) {
     const paragraphs = [`Someone asked to move an account on ${site} to this address, but this address has an account already, so nothing changed.`, 'If it was you, sign in with this address instead.'];
-    return sendPageMail(options, { to: address, subject: `Address change refused · ${site}`, paragraphs });
+    return sendServiceMail(options, { to: address, subject: `Address change refused · ${site}`, paragraphs });
   }
   const token = await issueLink('email', user, now, options.secretKey, address);
   const paragraphs = [`Someone, hopefully you, asked to use this address for their account on ${site}. The link works once, for 24 hours.`, 'If it was not you, ignore this mail: nothing changes.'];
-  await sendPageMail(options, { to: address, subject: `Confirm your new address · ${site}`, paragraphs, link: { href: `${options.baseUrl}/account/email/${token}`, label: 'Confirm this address' } });
+  await sendServiceMail(options, { to: address, subject: `Confirm your new address · ${site}`, paragraphs, link: { href: `${options.baseUrl}/account/email/${token}`, label: 'Confirm this address' } });
 }
 
 /** Routes of `/account/email` and its links. */
@@ -63,7 +63,7 @@ export function emailChangeRouter(options: WebOptions, limits: AccountLimits, cl
     const { link, user } = await useLink('email', String(req.params.token), clock(), options.secretKey);
     if (!(await changeEmail(user, link.newEmail))) throw new AppError(409, 'this address cannot be used: it belongs to an account now');
     const paragraphs = [`The address of your account on ${config.siteName} is now ${link.newEmail}; mail for the account goes there.`, 'If you did not make this change, contact the site\'s operator.'];
-    sendPageMail(options, { to: user.email, subject: `Your address was changed · ${config.siteName}`, paragraphs }).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot tell the old address'));
+    sendServiceMail(options, { to: user.email, subject: `Your address was changed · ${config.siteName}`, paragraphs }).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot tell the old address'));
     req.session.notice = `Your address is now ${link.newEmail}.`;
     res.redirect(303, currentUser(res)?._id === user._id ? '/account/' : '/signin/');
   });

@@ -22,12 +22,13 @@ import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
+import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/((reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/(password|email(\/[^/]+)?)?|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/((reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/(password|email(\/[^/]+)?)?|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -92,10 +93,13 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));
-  pages.use(integrationsRouter(deps, options));
+  pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
+  pages.use(channelLinksRouter(options, deps.clock));
   pages.use(pageErrors);
 
+  // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
+  router.use(unsubscribeRouter(options, deps.clock), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   return router;
 }

@@ -1,8 +1,8 @@
-/** Sends an invitation link by email (server/pages/mail.ts); a failure is logged, never thrown. */
+/** Sends an invitation link by email (shared/mail.ts); a failure is logged, never thrown. */
 import { config } from '../../shared/config.js';
 import { logger } from '../../shared/logger.js';
 import type { WebOptions } from './options.js';
-import { sendPageMail } from './mail.js';
+import { sendServiceMail } from '../../shared/mail.js';
 
 const log = logger.child({ module: 'invite-mail' });
 
@@ -18,5 +18,5 @@ export function sendInvitation(options: WebOptions, to: string, projectName: str
     paragraphs: [`You are invited to the project "${projectName}" on ${config.siteName}.`, 'The link works once, for 7 days.'],
     link: { href: link, label: 'Open this link to join' },
   };
-  sendPageMail(options, mail).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot send an invitation email; the owner has the link'));
+  sendServiceMail(options, mail).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot send an invitation email; the owner has the link'));
 }

@@ -16,7 +16,7 @@ import type { AccountLimits, AttemptLimit } from './limits.js';
 import { render } from './render.js';
 import { fieldOf } from './forms.js';
 import { startSession } from './session.js';
-import { sendPageMail } from './mail.js';
+import { sendServiceMail } from '../../shared/mail.js';
 
 const log = logger.child({ module: 'recovery' });
 
@@ -50,7 +50,7 @@ async function mailLink(kind: Kind, email: string, options: WebOptions, now: Dat
   const words = KINDS[kind];
   const token = await issueLink(words.purpose, user, now, options.secretKey);
   const href = `${options.baseUrl}/signin/${kind}/${token}`;
-  await sendPageMail(options, { to: user.email, subject: `${words.subject} · ${config.siteName}`, paragraphs: [...words.paragraphs], link: { href, label: words.label } });
+  await sendServiceMail(options, { to: user.email, subject: `${words.subject} · ${config.siteName}`, paragraphs: [...words.paragraphs], link: { href, label: words.label } });
 }
 
 /** Routes of `/signin/reset/…` and `/signin/link/…`. */

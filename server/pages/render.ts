@@ -38,8 +38,3 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user: currentUser(res), csrf, notice, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
-
-/** The HTML part of an account mail (`views/mail.eta`): `paragraphs` and an optional `link`, all escaped. */
-export function renderMail(data: { paragraphs: string[]; link?: { href: string; label: string } }): string {
-  return eta.render('mail', { link: undefined, ...data });
-}
