@@ -39,7 +39,7 @@ export interface ServiceMail {
 }
 
 /** The text and HTML parts of a mail. */
-export function mailParts(mail: Pick<ServiceMail, 'paragraphs' | 'link'>): { text: string; html: string } {
+function mailParts(mail: Pick<ServiceMail, 'paragraphs' | 'link'>): { text: string; html: string } {
   const text = [...mail.paragraphs, ...(mail.link ? [`${mail.link.label}:\n${mail.link.href}`] : [])].join('\n\n') + '\n';
   return { text, html: eta.renderString(HTML, { link: undefined, ...mail }) };
 }

@@ -37,10 +37,13 @@ function isCsrfError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN';
 }
 
-/** A body-parser error about the request (`type` and a 4xx `status`, e.g. 413 `entity.too.large`), not about us. */
-function bodyError(err: unknown): number | null {
-  const { type, status } = (typeof err === 'object' && err !== null ? err : {}) as { type?: unknown; status?: unknown };
-  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+/**
+ * The 4xx status of an error about the request rather than about us: body-parser's (`type` and `status`, e.g. 413
+ * `entity.too.large`) or the router's (a path parameter that does not URL-decode, 400); null for any other error.
+ */
+function requestError(err: unknown): number | null {
+  const { status } = (typeof err === 'object' && err !== null ? err : {}) as { status?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
 /** Refuses a form with a NUL character in any field: no field takes one, and stores may refuse it. */
@@ -50,16 +53,16 @@ const refuseNul: RequestHandler = (req, _res, next) => {
   next(values.some((value) => typeof value === 'string' && value.includes('\u0000')) ? new AppError(400, 'a field contains a NUL character, which no field takes') : undefined);
 };
 
-/** Errors of the pages as pages: an AppError's or a refused body's status and message, a refused CSRF token 403, anything else 500. */
+/** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, a request's own 4xx (body, path), anything else 500. */
 const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) return render(req, res, 'error', { title: 'Error', status: err.status, message: err.message }, err.status);
-  const status = bodyError(err);
-  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
-  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this form could not be read: reload the page and try again' }, status);
   if (isCsrfError(err)) {
     const message = 'this form has expired or did not come from this site: go back, reload the page and try again';
     return render(req, res, 'error', { title: 'Error', status: 403, message }, 403);
   }
+  const status = requestError(err);
+  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
+  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this request could not be read: check the address or reload the page and try again' }, status);
   log.error({ err, path: req.path }, 'unhandled page error');
   res.status(500).set(PAGE_HEADERS).type('text').send('internal error');
 };

@@ -115,6 +115,13 @@ describe('password reset', () => {
     expect((await setPassword(agent(), path)).status).to.equal(303);
   });
 
+  it('answers malformed links of every kind with a 4xx page, never a 500', async () => {
+    const paths = ['/signin/reset/%ZZ', '/signin/link/a.b.c', '/account/email/..', '/integrations/confirm/a.b.c.d', '/integrations/unsubscribe/%E0%A4%A'];
+    const statuses = await Promise.all(paths.map(async (path) => (await agent().get(path)).status));
+    const posted = (await agent().post('/integrations/unsubscribe/x.eA.0.forged')).status;
+    expect([...statuses, posted].every((status) => status >= 400 && status < 500), String(statuses)).to.equal(true);
+  });
+
   it('refuses a malformed address with 400 and mails nothing', async () => {
     const res = await ask('not an address');
     expect([res.status, res.text.includes('Enter a valid email address.')]).to.deep.equal([400, true]);
