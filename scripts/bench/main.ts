@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: ping throughput against the bare-http ceiling (as
+ * `npm run bench`: the schedule engines' cost per call (cron and OnCalendar, no service needed), ping throughput against the bare-http ceiling (as
  * configured, and with every ping answered once journaled in Redis, with the
  * time MongoDB then needs to catch up), deadline
  * lateness and alert latency (a thousand checks at once, and one alone), and
@@ -39,12 +39,16 @@ import { startNode, startWeb, type Child } from './processes.js';
 import { reportDrain, reportLatency, reportRecovery, reportScale, reportScaleOut, reportWindowEnd, type BenchStage } from './reports.js';
 import type { LoadResult } from './throughput.js';
 import { reportThroughput } from './throughput-report.js';
+import { reportSchedules } from './schedules.js';
 
 const RUN = `hc_bench_${process.pid}`;
 const { opts, reference } = parseOptions();
 const runs = (phase: Phase): boolean => opts.phases.includes(phase);
 
 async function main(): Promise<void> {
+  // Pure CPU, first and without the services: the schedule engines' cost per call.
+  if (runs('schedules')) reportSchedules(out);
+  if (opts.phases.every((phase) => phase === 'schedules')) return;
   const mongoUri = databaseUri(config.mongodbUri, RUN);
   await connectDb(mongoUri);
   const redis = new Redis(config.redisUrl);

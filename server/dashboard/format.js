@@ -42,13 +42,18 @@ export function durationInWords(seconds) {
 
 /**
  * A check's schedule in words: "every 5 minutes" (simple check, its timeout in seconds),
- * "every minute", or "cron 0 3 * * * Europe/Riga" (cron check).
+ * "every minute", "cron 0 3 * * * Europe/Riga" (cron check), or "OnCalendar Mon..Fri 09:00; Sat 12:00 UTC"
+ * (any other schedule, its lines joined: the API's test, one line of exactly 5 fields is cron, behaviour.md §3.7 rule 3).
  *
  * @param {{timeout?: number, schedule?: string, tz?: string}} check - Check JSON.
  * @returns {string}
  */
 export function scheduleInWords(check) {
-  if (check.schedule !== undefined) return `cron ${check.schedule} ${check.tz ?? 'UTC'}`;
+  if (check.schedule !== undefined) {
+    const lines = check.schedule.trim().split('\n');
+    const kind = lines.length === 1 && lines[0].trim().split(/\s+/).length === 5 ? 'cron' : 'OnCalendar';
+    return `${kind} ${lines.map((line) => line.trim()).join('; ')} ${check.tz ?? 'UTC'}`;
+  }
   const words = durationInWords(check.timeout ?? 0);
   return words.startsWith('1 ') ? `every ${words.slice(2)}` : `every ${words}`;
 }

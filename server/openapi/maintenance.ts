@@ -47,12 +47,12 @@ export const maintenanceSchemas: { [key: string]: Json } = {
   },
   MaintenanceInput: {
     type: 'object',
-    description: 'Either `start` and `end` (ISO 8601 with a zone; `end` after `start`), or `schedule` (cron), `tz` (default UTC) and `duration`; and `checks` and/or `tags`. On update, absent members are left unchanged.',
+    description: 'Either `start` and `end` (ISO 8601 with a zone; `end` after `start`), or `schedule` (cron or OnCalendar), `tz` (default UTC) and `duration`; and `checks` and/or `tags`. On update, absent members are left unchanged.',
     properties: {
       name: { type: 'string', maxLength: 100 },
       start: { type: ['string', 'null'] },
       end: { type: ['string', 'null'] },
-      schedule: { type: ['string', 'null'], description: 'A 5-field cron expression.' },
+      schedule: { type: ['string', 'null'], maxLength: 100, description: 'A 5-field cron expression, or systemd OnCalendar expressions (one per line).' },
       tz: { type: 'string' },
       duration: { type: ['integer', 'null'], minimum: 1, description: 'Seconds.' },
       ...covered,

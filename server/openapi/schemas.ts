@@ -182,7 +182,7 @@ export const schemas: { [key: string]: Json } = {
     type: 'object',
     description:
       'Create or update payload (behaviour.md §3.7). Types are strict and `null` is invalid; on update, absent members are left unchanged. ' +
-      'A non-empty `schedule` makes a cron check, else `timeout` a simple one. Unknown members are ignored.',
+      'A non-empty `schedule` makes a cron check (one line of 5 fields) or an OnCalendar check (anything else), else `timeout` a simple one. Unknown members are ignored.',
     properties: {
       api_key: { type: 'string', description: 'The API key, when no `X-Api-Key` header is sent.' },
       name: text(100),
@@ -191,7 +191,7 @@ export const schemas: { [key: string]: Json } = {
       desc: text(),
       timeout: period,
       grace: period,
-      schedule: { type: 'string', minLength: 1, maxLength: 100, description: 'A 5-field cron expression.' },
+      schedule: { type: 'string', minLength: 1, maxLength: 100, description: 'A 5-field cron expression, or systemd OnCalendar expressions (one per line).' },
       tz: { type: 'string', description: 'An IANA (or legacy) time zone name.' },
       manual_resume: { type: 'boolean' },
       methods: { enum: ['', 'POST'] },

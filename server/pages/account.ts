@@ -14,13 +14,11 @@ import type { WebOptions } from './options.js';
 import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
-import { fieldOf } from './forms.js';
-import { startSession } from './session.js';
-
-/** A local path to go to after signing in; anything else (another origin, `//host`) becomes the project list. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/projects/';
-}
+import { fieldOf, safeNext } from './forms.js';
+import { accountPage } from './account-page.js';
+import { awaitSecondFactor } from './two-factor.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
+import type { UserSessions } from './sessions.js';
 
 /**
  * Whether `/signup/` is open for this request, and through which invitation: a usable invitation token in `invite`
@@ -37,7 +35,7 @@ async function signUpInvitation(options: WebOptions, invite: string, now: Date):
 const TOO_MANY = 'Too many attempts. Wait a few minutes, then try again.';
 
 /** Routes of the account pages. */
-export function accountRouter(options: WebOptions, limiter: AccountLimits, clock: Clock): Router {
+export function accountRouter(options: WebOptions, limiter: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const signInPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
     render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, email: '', error: '', ...data }, status);
@@ -53,7 +51,8 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, clock
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);
-    await startSession(req, user._id, user.sessionEpoch ?? 0);
+    if (hasSecondFactor(user)) return res.redirect(303, await awaitSecondFactor(req, user, next, clock()));
+    await sessions.signIn(req, user, clock());
     res.redirect(303, next);
   });
 
@@ -90,13 +89,12 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, clock
     res.redirect(303, `/signin/?next=${encodeURIComponent(invite ? `/invite/${invite}` : '/projects/')}`);
   });
 
-  router.get('/account/', requireUser, (req, res) => render(req, res, 'account', { title: 'Account', error: '' }));
   router.post('/account/password', requireUser, async (req, res) => {
     const user = currentUser(res);
     try {
       req.session.epoch = await changePassword(user?._id ?? '', fieldOf(req, 'current'), fieldOf(req, 'password'));
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) return render(req, res, 'account', { title: 'Account', error: `${err.message}.` }, 400);
+      if (err instanceof AppError && err.status === 400) return accountPage(req, res, sessions, { error: `${err.message}.` }, 400);
       throw err;
     }
     req.session.notice = 'Your password has been changed.';

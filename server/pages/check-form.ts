@@ -4,6 +4,7 @@
  */
 import type { Request } from 'express';
 import type { CheckDoc } from '../../shared/models/check.js';
+import type { ScheduleKind } from '../../shared/domain/schedule.js';
 import { AppError } from '../../shared/errors.js';
 import { checkSchema, type CheckInput } from '../schemas/check.js';
 import { parseBody, VALIDATION_PREFIX } from '../schemas/parse.js';
@@ -24,12 +25,15 @@ export interface CheckFormValues {
   slug: string;
   tags: string;
   desc: string;
-  kind: 'simple' | 'cron';
+  kind: ScheduleKind;
   timeoutValue: string;
   timeoutUnit: number;
   graceValue: string;
   graceUnit: number;
+  /** The cron field's expression. */
   schedule: string;
+  /** The OnCalendar field's expressions, one per line (behaviour.md §7 item 6). */
+  calendar: string;
   tz: string;
   postOnly: boolean;
   manualResume: boolean;
@@ -51,14 +55,25 @@ function inUnits(seconds: number): [string, number] {
   return [String(seconds / unit), unit];
 }
 
+/** What the schedule fields hold when the check is of another kind. */
+const DEFAULT_CRON = '* * * * *';
+const DEFAULT_CALENDAR = 'daily';
+
+/** The kind the editor's radio names; anything else is simple. */
+function kindOf(value: string): ScheduleKind {
+  return value === 'cron' || value === 'oncalendar' ? value : 'simple';
+}
+
 /** The values of a stored check, or of a new one (simple, 1 day, grace 1 hour, UTC). */
 export function valuesOf(check: CheckDoc | null): CheckFormValues {
-  const c = check ?? { name: '', slug: '', tags: '', desc: '', kind: 'simple', timeout: 86400, grace: 3600, schedule: '* * * * *', tz: 'UTC' };
+  const c = check ?? { name: '', slug: '', tags: '', desc: '', kind: 'simple', timeout: 86400, grace: 3600, schedule: DEFAULT_CRON, tz: 'UTC' };
+  const calendar = c.kind === 'oncalendar';
   const [timeoutValue, timeoutUnit] = inUnits(c.timeout);
   const [graceValue, graceUnit] = inUnits(c.grace);
   return {
     name: c.name, slug: c.slug, tags: c.tags, desc: c.desc, kind: c.kind,
-    timeoutValue, timeoutUnit, graceValue, graceUnit, schedule: c.schedule, tz: c.tz,
+    timeoutValue, timeoutUnit, graceValue, graceUnit, tz: c.tz,
+    schedule: calendar ? DEFAULT_CRON : c.schedule, calendar: calendar ? c.schedule : DEFAULT_CALENDAR,
     postOnly: check?.methods === 'POST', manualResume: check?.manualResume ?? false,
     filterSubject: check?.filterSubject ?? false, filterBody: check?.filterBody ?? false,
     filterHttpBody: check?.filterHttpBody ?? false, filterDefaultFail: check?.filterDefaultFail ?? false,
@@ -67,16 +82,21 @@ export function valuesOf(check: CheckDoc | null): CheckFormValues {
   };
 }
 
+/** A textarea's text with `\n` line ends: browsers post CR LF, and the schedule is stored as an API client sends it. */
+function unixLineEnds(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
 /** The values as submitted, so a refused form comes back as typed. */
 export function submittedValues(req: Request): CheckFormValues {
   const list = (req.body as Record<string, unknown>).channel;
   const channels = (Array.isArray(list) ? list : [list]).filter((id): id is string => typeof id === 'string');
   return {
     name: fieldOf(req, 'name'), slug: fieldOf(req, 'slug'), tags: fieldOf(req, 'tags'), desc: fieldOf(req, 'desc'),
-    kind: fieldOf(req, 'kind') === 'cron' ? 'cron' : 'simple',
+    kind: kindOf(fieldOf(req, 'kind')),
     timeoutValue: fieldOf(req, 'timeout'), timeoutUnit: Number(fieldOf(req, 'timeout_unit')) || 1,
     graceValue: fieldOf(req, 'grace'), graceUnit: Number(fieldOf(req, 'grace_unit')) || 1,
-    schedule: fieldOf(req, 'schedule'), tz: fieldOf(req, 'tz'),
+    schedule: fieldOf(req, 'schedule'), calendar: unixLineEnds(fieldOf(req, 'oncalendar')), tz: fieldOf(req, 'tz'),
     postOnly: ticked(req, 'post_only'), manualResume: ticked(req, 'manual_resume'),
     filterSubject: ticked(req, 'filter_subject'), filterBody: ticked(req, 'filter_body'),
     filterHttpBody: ticked(req, 'filter_http_body'), filterDefaultFail: ticked(req, 'filter_default_fail'),
@@ -88,6 +108,11 @@ export function submittedValues(req: Request): CheckFormValues {
 /** Seconds from a whole number and a unit; the text itself when not a whole number (the schema then says so). */
 function seconds(value: string, unit: number): number | string {
   return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) * unit : value;
+}
+
+/** The expression of the chosen kind's field (the API then takes a single line of 5 fields as cron, §3.7 rule 3). */
+export function scheduleOf(values: CheckFormValues): string {
+  return values.kind === 'oncalendar' ? values.calendar : values.schedule;
 }
 
 /** A refused form: the field it is about and the API's message. */
@@ -115,7 +140,7 @@ export function inputOf(values: CheckFormValues, check: CheckDoc | null = null):
     start_kw: values.startKw, success_kw: values.successKw, failure_kw: values.failureKw,
     channels: values.channels.join(','),
   };
-  if (values.kind === 'cron') Object.assign(payload, { schedule: values.schedule, tz: values.tz });
+  if (values.kind !== 'simple') Object.assign(payload, { schedule: scheduleOf(values), tz: values.tz });
   else payload.timeout = seconds(values.timeoutValue, values.timeoutUnit);
   Object.assign(payload, rulePayloadOf(values.rules, check));
   try {

@@ -1,6 +1,6 @@
 /**
  * A project's checks in the browser (README, Web app): the list (live), a check's page with its ping URL and usage
- * examples, the editor (every field the API accepts, cron preview), pause, resume and delete with a confirmation.
+ * examples, the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
  * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
  */
 import { Router, type Request, type Response } from 'express';
@@ -15,7 +15,7 @@ import { presentCheck } from '../presenters/check.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
-import { FieldError, inputOf, serviceFieldError, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
+import { FieldError, inputOf, scheduleOf, serviceFieldError, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
 import { previewRuns } from './cron-preview.js';
 import { usageExamples } from './usage.js';
 import { listNotifications } from '../services/notifications.js';
@@ -60,7 +60,7 @@ export function checksRouter(deps: AppDeps): Router {
     const { project } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1 }).lean<ChannelDoc[]>();
     const others = (await sorted(project._id)).filter((other) => other._id !== check?._id);
-    const preview = values.kind === 'cron' ? previewRuns(values.schedule, values.tz, deps.clock()) : null;
+    const preview = values.kind !== 'simple' ? previewRuns(scheduleOf(values), values.tz, deps.clock()) : null;
     const title = check ? `Edit ${check.name || 'check'}` : 'New check';
     render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, others, preview, error }, status);
   };

@@ -1,9 +1,10 @@
 /**
- * The cron editor's preview: the next runs of an expression in a time zone, computed by the schedule engine the
- * deadlines use (shared/domain/schedule.ts), after the API's own validation of `schedule` and `tz`.
+ * The schedule editor's preview: the next runs of a cron or OnCalendar schedule (by its shape, behaviour.md §3.7 rule 3)
+ * in a time zone, computed by the schedule engine the deadlines use (shared/domain/schedule.ts), after the API's own
+ * validation of `schedule` and `tz`.
  */
 import moment from 'moment-timezone';
-import { nextPingAt } from '../../shared/domain/schedule.js';
+import { nextPingAt, scheduleKind } from '../../shared/domain/schedule.js';
 import { checkSchema } from '../schemas/check.js';
 import { parseBody, VALIDATION_PREFIX } from '../schemas/parse.js';
 import { AppError } from '../../shared/errors.js';
@@ -30,7 +31,8 @@ export function previewRuns(schedule: unknown, tz: unknown, now: Date): Preview 
     const message = err.message.slice(VALIDATION_PREFIX.length);
     return { error: message, field: message.split(' ', 1)[0] };
   }
-  const spec = { kind: 'cron' as const, schedule: input.schedule ?? '', tz: input.tz ?? 'UTC' };
+  const expr = input.schedule ?? '';
+  const spec = { kind: scheduleKind(expr), schedule: expr, tz: input.tz ?? 'UTC' };
   const runs: PreviewRun[] = [];
   for (let at: Date | null = now; runs.length < PREVIEW_RUNS; ) {
     at = nextPingAt(spec, at);

@@ -17,6 +17,8 @@ import type { AccountLimits } from './limits.js';
 import { currentUser, render } from './render.js';
 import { requireUser } from './guard.js';
 import { fieldOf } from './forms.js';
+import { accountPage } from './account-page.js';
+import type { UserSessions } from './sessions.js';
 import { sendServiceMail } from '../../shared/mail.js';
 
 const log = logger.child({ module: 'email-change' });
@@ -34,9 +36,9 @@ async function mailConfirmation(user: UserDoc, address: string, options: WebOpti
 }
 
 /** Routes of `/account/email` and its links. */
-export function emailChangeRouter(options: WebOptions, limits: AccountLimits, clock: Clock): Router {
+export function emailChangeRouter(options: WebOptions, limits: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const refuse = (req: Request, res: Response, error: string, status: number) => render(req, res, 'account', { title: 'Account', error: '', emailError: error, newEmail: fieldOf(req, 'email') }, status);
+  const refuse = (req: Request, res: Response, error: string, status: number) => accountPage(req, res, sessions, { emailError: error, newEmail: fieldOf(req, 'email') }, status);
 
   router.post('/account/email', requireUser, async (req, res) => {
     const user = currentUser(res) as UserDoc;

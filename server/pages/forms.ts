@@ -20,3 +20,8 @@ export function listOf(req: Request, name: string): string[] {
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
+
+/** A local path to go to after signing in or confirming; anything else (another origin, `//host`) becomes the project list. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/projects/';
+}

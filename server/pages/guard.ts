@@ -3,11 +3,13 @@
  * (README, Web app, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Clock } from '../../shared/clock.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { Project } from '../../shared/models/project.js';
 import type { Role } from '../../shared/models/membership.js';
 import { CAN, roleOf } from '../../shared/services/members.js';
 import { findUser } from '../../shared/services/users.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { currentUser } from './render.js';
@@ -46,7 +48,8 @@ export function accessOf(res: Response): ProjectAccess {
 export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-write', ro: 'read-only' };
 
 /**
- * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN).
+ * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN); a member
+ * without a second factor in a project that requires one is sent to add one.
  * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak.
  */
 export function projectAccess(need: keyof typeof CAN): RequestHandler {
@@ -60,8 +63,22 @@ export function projectAccess(need: keyof typeof CAN): RequestHandler {
     const role = UUID_RE.test(projectId) ? await roleOf(projectId, user._id) : null;
     const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
     if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
+    if (project.requireSecondFactor && !hasSecondFactor(user)) {
+      req.session.notice = `The project “${project.name}” asks every member for a second factor: add an authenticator app to open it.`;
+      res.redirect(303, '/account/two-factor/totp');
+      return;
+    }
     if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
     res.locals.access = { project, role } satisfies ProjectAccess;
     next();
+  };
+}
+
+/** Sends a request outside sudo mode to confirm with the password or a factor, coming back to `back` (or the page it came from). */
+export function requireSudo(clock: Clock, back?: (req: Request) => string): RequestHandler {
+  return (req, res, next) => {
+    if ((req.session.sudoUntil ?? 0) > clock().getTime()) return next();
+    const to = back ? back(req) : req.method === 'GET' ? req.originalUrl : '/account/';
+    res.redirect(303, `/account/confirm?next=${encodeURIComponent(to)}`);
   };
 }

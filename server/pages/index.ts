@@ -17,6 +17,10 @@ import { PAGE_HEADERS, render } from './render.js';
 import { accountRouter } from './account.js';
 import { recoveryRouter } from './recovery.js';
 import { emailChangeRouter } from './email-change.js';
+import { accountPageRouter } from './account-page.js';
+import { touchSession, UserSessions } from './sessions.js';
+import { twoFactorRouter } from './two-factor.js';
+import { securityKeysRouter } from './security-keys.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
@@ -27,8 +31,10 @@ import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
+/** @simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
+const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/((reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/(password|email(\/[^/]+)?)?|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -75,6 +81,7 @@ const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
 export function pagesRouter(deps: AppDeps): Router {
   const options = deps.web ?? webOptionsOf();
   const router = Router({ strict: true, caseSensitive: true });
+  router.use('/static/vendor/simplewebauthn', express.static(WEBAUTHN_BROWSER, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
   router.use('/static', express.static(STATIC, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
 
   const pages = Router({ strict: true, caseSensitive: true });
@@ -89,10 +96,15 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
+  pages.use(touchSession(deps.clock));
+  const sessions = new UserSessions(deps.redis, options);
   const limits = accountLimits(deps.redis, options);
-  pages.use(accountRouter(options, limits, deps.clock));
-  pages.use(recoveryRouter(options, limits, deps.clock));
-  pages.use(emailChangeRouter(options, limits, deps.clock));
+  pages.use(accountRouter(options, limits, sessions, deps.clock));
+  pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
+  pages.use(securityKeysRouter(options, deps.clock));
+  pages.use(accountPageRouter(sessions));
+  pages.use(recoveryRouter(options, limits, sessions, deps.clock));
+  pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));

@@ -1,6 +1,7 @@
 /**
  * The project list and a project's settings (README, Web app): create, rename, delete (owner, confirmed by typing the
- * name), the ping key (read-write and owner), and named API keys made and revoked by the owner, shown once.
+ * name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
+ * and whether members need a second factor.
  */
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
@@ -9,9 +10,11 @@ import { apiKeysOf, createApiKey, revokeApiKey } from '../../shared/services/api
 import { CAN } from '../../shared/services/members.js';
 import type { Clock } from '../../shared/clock.js';
 import { deleteProject, MAX_PROJECT_NAME, renameProject } from '../services/projects.js';
-import { accessOf, projectAccess, requireUser, ROLE_LABELS } from './guard.js';
+import { accessOf, projectAccess, requireSudo, requireUser, ROLE_LABELS } from './guard.js';
 import { currentUser, render } from './render.js';
 import { fieldOf } from './forms.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
+import { Project } from '../../shared/models/project.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
 function projectName(req: Request): string {
@@ -23,6 +26,8 @@ function projectName(req: Request): string {
 /** Routes of the project list and settings. */
 export function projectsRouter(clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
+  // API keys are sensitive: made or revoked well after signing in, the password or a factor is asked again.
+  const sudo = requireSudo(clock, (req) => `/projects/${String(req.params.projectId)}/settings/`);
 
   const listPage = async (req: Request, res: Response, error = '', status = 200): Promise<void> => {
     const projects = await projectsOf(currentUser(res)?._id ?? '');
@@ -69,7 +74,18 @@ export function projectsRouter(clock: Clock): Router {
     res.redirect(303, '/projects/');
   });
 
-  router.post('/projects/:projectId/keys/', projectAccess('manage'), async (req, res) => {
+  router.post('/projects/:projectId/settings/second-factor', projectAccess('manage'), async (req, res) => {
+    const { project } = accessOf(res);
+    const required = fieldOf(req, 'require') === 'yes';
+    if (required && !hasSecondFactor(currentUser(res)!)) {
+      return settingsPage(req, res, { error: 'Add an authenticator app to your own account first (Account page): the project would shut you out.' }, 400);
+    }
+    await Project.updateOne({ _id: project._id }, { $set: { requireSecondFactor: required } });
+    req.session.notice = required ? 'Every member now needs a second factor to open this project.' : 'Members no longer need a second factor for this project.';
+    res.redirect(303, `/projects/${project._id}/settings/`);
+  });
+
+  router.post('/projects/:projectId/keys/', projectAccess('manage'), sudo, async (req, res) => {
     const { project } = accessOf(res);
     try {
       const { doc, key } = await createApiKey(project._id, fieldOf(req, 'name'), fieldOf(req, 'access') === 'ro', clock());
@@ -79,7 +95,7 @@ export function projectsRouter(clock: Clock): Router {
       await settingsPage(req, res, { error: `${err.message}.` }, 400);
     }
   });
-  router.post('/projects/:projectId/keys/:keyId/revoke', projectAccess('manage'), async (req, res) => {
+  router.post('/projects/:projectId/keys/:keyId/revoke', projectAccess('manage'), sudo, async (req, res) => {
     const { project } = accessOf(res);
     await revokeApiKey(project._id, String(req.params.keyId));
     req.session.notice = 'API key revoked.';

@@ -15,7 +15,10 @@ import type { WebOptions } from './options.js';
 import type { AccountLimits, AttemptLimit } from './limits.js';
 import { render } from './render.js';
 import { fieldOf } from './forms.js';
-import { startSession } from './session.js';
+import type { UserSessions } from './sessions.js';
+import { awaitSecondFactor } from './two-factor.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
+import type { UserDoc } from '../../shared/models/user.js';
 import { sendServiceMail } from '../../shared/mail.js';
 
 const log = logger.child({ module: 'recovery' });
@@ -54,8 +57,17 @@ async function mailLink(kind: Kind, email: string, options: WebOptions, now: Dat
 }
 
 /** Routes of `/signin/reset/…` and `/signin/link/…`. */
-export function recoveryRouter(options: WebOptions, limits: AccountLimits, clock: Clock): Router {
+export function recoveryRouter(options: WebOptions, limits: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
+  // A mailed link proves the mailbox only: a user with a second factor is asked for it, as after a password.
+  const signIn = async (req: Request, res: Response, user: UserDoc, notice?: string): Promise<void> => {
+    let to = '/projects/';
+    if (hasSecondFactor(user)) to = await awaitSecondFactor(req, user, to, clock());
+    else await sessions.signIn(req, user, clock());
+    // Set on the new session (both calls start one).
+    if (notice) req.session.notice = notice;
+    res.redirect(303, to);
+  };
   const requestPage = (req: Request, res: Response, kind: Kind, data: Record<string, unknown> = {}, status = 200): void =>
     render(req, res, 'mail-request', { ...KINDS[kind], kind, email: '', error: '', sent: false, ...data }, status);
 
@@ -93,9 +105,8 @@ export function recoveryRouter(options: WebOptions, limits: AccountLimits, clock
       throw err;
     }
     await useLink('reset', token, clock(), options.secretKey);
-    await startSession(req, user._id, await resetPassword(user, password));
-    req.session.notice = 'Your password has been changed, and your other sessions signed out.';
-    res.redirect(303, '/projects/');
+    const epoch = await resetPassword(user, password);
+    await signIn(req, res, { ...user, sessionEpoch: epoch }, 'Your password has been changed, and your other sessions signed out.');
   });
 
   router.get('/signin/link/:token', async (req, res) => {
@@ -105,8 +116,7 @@ export function recoveryRouter(options: WebOptions, limits: AccountLimits, clock
   });
   router.post('/signin/link/:token', async (req, res) => {
     const { user } = await useLink('signin', String(req.params.token), clock(), options.secretKey);
-    await startSession(req, user._id, user.sessionEpoch ?? 0);
-    res.redirect(303, '/projects/');
+    await signIn(req, res, user);
   });
   return router;
 }

@@ -5,7 +5,7 @@
 import session from 'express-session';
 import RedisStore from 'connect-redis';
 import type { Redis } from 'ioredis';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { WebOptions } from './options.js';
 
 declare module 'express-session' {
@@ -16,13 +16,27 @@ declare module 'express-session' {
     epoch?: number;
     /** One message for the next page shown (after a redirect). */
     notice?: string;
+    /** The User-Agent and client address at sign-in (server/pages/sessions.ts). */
+    device?: string;
+    ip?: string;
+    /** Sign-in and last request times, milliseconds since the epoch. */
+    since?: number;
+    seen?: number;
+    /** Until when (ms since the epoch) sensitive changes need no new confirmation (sudo mode, server/pages/two-factor.ts). */
+    sudoUntil?: number;
+    /** Between a right password and the second factor: who, their epoch, where to go, until when (ms). */
+    pending?: { userId: string; epoch: number; next: string; until: number };
+    /** The TOTP secret of an authenticator app being added, until its first code is typed. */
+    totpSecret?: string;
+    /** The challenge of the WebAuthn ceremony under way (server/pages/security-keys.ts), used once. */
+    webauthnChallenge?: string;
   }
 }
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'hc_session';
 /** How long a session lasts without a request, milliseconds: 14 days, renewed by each request. */
-const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 
 /** The session middleware of the pages. */
 export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHandler {
@@ -42,15 +56,4 @@ export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHan
       path: '/',
     },
   });
-}
-
-/**
- * Signs the user in on a new session (a new id: no fixation), under the user's session epoch `epoch`.
- * @throws the session store's (Redis) error.
- */
-export async function startSession(req: Request, userId: string, epoch: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
-  req.session.userId = userId;
-  req.session.epoch = epoch;
-  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
 }

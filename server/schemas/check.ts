@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { config } from '../../shared/config.js';
-import { canonicalTz, isValidCron } from '../../shared/domain/schedule.js';
+import { canonicalTz, isValidSchedule } from '../../shared/domain/schedule.js';
 import { checkRuleKeys, type CheckRulesInput } from './check-rules.js';
 import { timerRuleKeys, type TimerRuleInput } from './timer-rules.js';
 
@@ -75,10 +75,13 @@ function text(limit?: number): Joi.StringSchema {
   return limit === undefined ? base : base.custom(maxChars(limit));
 }
 
-/** Not empty (the `string.empty` message is the schedule error), ≤ 100 code points, a valid 5-field cron expression. */
+/**
+ * Not empty (the `string.empty` message is the schedule error), ≤ 100 code points, then a valid cron expression when
+ * one line of 5 fields, else a valid OnCalendar schedule (behaviour.md §3.7 rule 3, §7 item 6).
+ */
 const schedule = Joi.string()
   .custom(maxChars(100))
-  .custom((value: string, helpers) => (isValidCron(value) ? value : helpers.error('schedule.invalid')));
+  .custom((value: string, helpers) => (isValidSchedule(value) ? value : helpers.error('schedule.invalid')));
 
 /** A known or legacy timezone name; `""` is an unknown name too, not the schedule error `string.empty` maps to. */
 const tz = Joi.string()

@@ -1,10 +1,10 @@
 /**
- * The maintenance window payload (README "Alerting rules"): `name`; either `start` and `end` (ISO 8601) or a cron `schedule` with `tz` and
+ * The maintenance window payload (README "Alerting rules"): `name`; either `start` and `end` (ISO 8601) or a cron or OnCalendar `schedule` (≤ 100 characters) with `tz` and
  * `duration` (seconds); the checks covered by `checks` (`"*"` or a list of check UUIDs) and/or `tags` (space-separated). The shape is checked
  * here; the combination, the order of `start` and `end` and the check UUIDs by the service (server/services/maintenance.ts).
  */
 import Joi from 'joi';
-import { canonicalTz, isValidCron } from '../../shared/domain/schedule.js';
+import { canonicalTz, isValidSchedule } from '../../shared/domain/schedule.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { wholeSeconds } from './timer-rules.js';
 
@@ -36,7 +36,8 @@ export const maintenanceSchema: Joi.ObjectSchema<MaintenanceInput> = Joi.object<
   start: isoTime.allow(null),
   end: isoTime.allow(null),
   schedule: Joi.string()
-    .custom((value: string, helpers) => (isValidCron(value) ? value : helpers.error('schedule.invalid')))
+    .max(100)
+    .custom((value: string, helpers) => (isValidSchedule(value) ? value : helpers.error('schedule.invalid')))
     .allow(null),
   tz: Joi.string().custom((value: string, helpers) => canonicalTz(value) ?? helpers.error('tz.invalid')).messages({ 'string.empty': '{{#label}} is not a valid timezone' }),
   duration: wholeSeconds(1).allow(null),

@@ -7,6 +7,7 @@ import type { CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { AppError } from '../../shared/errors.js';
 import { slugify } from '../../shared/domain/slug.js';
+import { scheduleKind } from '../../shared/domain/schedule.js';
 import type { CheckInput, UniqueField } from '../schemas/check.js';
 import type { ApiVersion } from '../middleware/version.js';
 import { ruleFieldsOf } from './check-rules.js';
@@ -50,7 +51,8 @@ const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
 /**
  * The check fields a payload writes (absent ones left out); `current` holds the stored keywords (defaults on create).
  * - v1/v2: `name` also sets `slug` to its slugified form unless `slug` is given (§7 item 5; v3 never, Create rule 5).
- * - `schedule` makes a cron check (a `timeout` is then not saved), else `timeout` a simple one (Create 6, Update 3).
+ * - `schedule` makes a cron or OnCalendar check by its shape (§7 item 6; a `timeout` is then not saved), else `timeout`
+ *   a simple one (Create 6, Update 3).
  * - `subject`/`subject_fail` set `success_kw`/`failure_kw`, and `filter_subject` = either is non-empty (§3.11 rule 1).
  * - `legacySubject`: true when `subject` or `subject_fail` comes without `filter_subject`, `success_kw` and
  *   `failure_kw`; false when any of those three does (§3.11 rule 4); else unchanged.
@@ -64,7 +66,7 @@ export function fieldsOf(
   if (version < 3 && input.name !== undefined) set.slug = slugify(input.name);
   for (const [from, to] of DIRECT) if (input[from] !== undefined) set[to] = input[from];
   if (input.schedule !== undefined) {
-    set.kind = 'cron';
+    set.kind = scheduleKind(input.schedule);
     set.schedule = input.schedule;
   } else if (input.timeout !== undefined) {
     set.kind = 'simple';

@@ -1,8 +1,8 @@
 /**
  * Maintenance windows in time (README "Alerting rules"): whether a window is active at a moment and until when, and which checks it covers. Pure:
- * time is a parameter. Recurring windows use the project's own cron engine (shared/domain/schedule.ts).
+ * time is a parameter. Recurring windows use the project's own cron or OnCalendar engine (shared/domain/schedule.ts), by the schedule's shape.
  */
-import { nextPingAt } from './schedule.js';
+import { nextPingAt, scheduleKind } from './schedule.js';
 import type { MaintenanceDoc } from '../models/maintenance.js';
 import type { CheckDoc } from '../models/check.js';
 
@@ -23,7 +23,7 @@ export type WindowScope = Pick<MaintenanceDoc, 'allChecks' | 'checkIds' | 'tags'
 export function activeUntil(window: WindowTime, now: Date): Date | null {
   if (!window.schedule) return window.start && window.end && window.start <= now && now < window.end ? window.end : null;
   const durationMs = window.duration * MS_PER_SECOND;
-  const spec = { kind: 'cron' as const, schedule: window.schedule, tz: window.tz };
+  const spec = { kind: scheduleKind(window.schedule), schedule: window.schedule, tz: window.tz };
   let until: Date | null = null;
   let match = nextPingAt(spec, new Date(now.getTime() - durationMs));
   for (let i = 0; match && match <= now && i < MAX_OCCURRENCES; i++) {

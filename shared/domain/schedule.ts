@@ -1,14 +1,18 @@
 /**
- * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4) and whether a `schedule` is acceptable (§3.7).
- * No I/O, but parsed expressions are cached. Cron follows the reference's cronsim.
+ * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4, §7 item 6) and whether a `schedule` is
+ * acceptable (§3.7). No I/O, but parsed expressions are cached. Cron follows the reference's cronsim, OnCalendar its
+ * `oncalendar` package.
  */
 import { LRUCache } from 'lru-cache';
 import { CronSyntaxError, parseCron, cronParts, type CronFields } from './cron.js';
 import { MINUTE_MS, nextWallMatch } from './cron-search.js';
+import { OnCalendarSyntaxError, parseOnCalendar, type CalendarLine } from './oncalendar.js';
+import { nextOnCalendar } from './oncalendar-search.js';
 import { offsetAt, wallToInstant, zoneSegments, type ZoneSegments } from './tz.js';
 
 export { canonicalTz } from './tz.js';
 export { CronSyntaxError } from './cron.js';
+export { OnCalendarSyntaxError } from './oncalendar.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -18,25 +22,40 @@ const SEARCH_YEARS = 50;
 /** The moment from which the reference tests a new expression for any match (§2.4 rule 5). */
 const VALIDITY_FROM = new Date('2000-01-01T00:00:00Z');
 
-/** A simple check's period or a cron check's expression and zone. */
+/** How a check's next ping is found: a period, a cron expression or an OnCalendar expression (§7 item 6). */
+export type ScheduleKind = 'simple' | 'cron' | 'oncalendar';
+
+/** A simple check's period, or a cron or OnCalendar check's expression and zone. */
 export type ScheduleSpec =
   | { kind: 'simple'; timeout: number }
-  | { kind: 'cron'; schedule: string; tz: string };
+  | { kind: 'cron' | 'oncalendar'; schedule: string; tz: string };
 
 /**
- * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1): `lastPing + timeout` seconds, or
- * the first cron match strictly after it in `tz` (§2.4 rules 6–8); null when none within 50 years.
- * @throws CronSyntaxError if `schedule` does not parse, Error if `tz` is unknown (the API validates both first).
+ * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1): `lastPing + timeout` seconds, the
+ * first cron match strictly after it in `tz` (§2.4 rules 6–8; null when none within 50 years), or the first
+ * OnCalendar occurrence strictly after it (null when none before 2200: never late, §7 item 6).
+ * @throws CronSyntaxError or OnCalendarSyntaxError if `schedule` does not parse, Error if `tz` is unknown (the API
+ *   validates both first).
  */
 export function nextPingAt(spec: ScheduleSpec, lastPing: Date): Date | null {
   if (spec.kind === 'simple') {
     return new Date(lastPing.getTime() + spec.timeout * MS_PER_SECOND);
   }
+  if (spec.kind === 'oncalendar') return nextOnCalendar(parsedCalendar(spec.schedule), spec.tz, lastPing);
   return nextCronMatch(parsedCron(spec.schedule), spec.tz, lastPing);
 }
 
 /** Valid expressions already parsed, frozen: every ping and missed deadline recomputes a cron check's deadline. */
 const parsedExpressions = new LRUCache<string, Readonly<CronFields>>({ max: 10_000 });
+/** The same for OnCalendar schedules. */
+const parsedCalendars = new LRUCache<string, readonly CalendarLine[]>({ max: 10_000 });
+
+/** {@link parseOnCalendar} through {@link parsedCalendars}; throws as parseOnCalendar does. */
+function parsedCalendar(schedule: string): readonly CalendarLine[] {
+  let lines = parsedCalendars.get(schedule);
+  if (!lines) parsedCalendars.set(schedule, (lines = Object.freeze(parseOnCalendar(schedule))));
+  return lines;
+}
 
 /** {@link parseCron} through {@link parsedExpressions}; throws as parseCron does. */
 function parsedCron(expr: string): Readonly<CronFields> {
@@ -116,9 +135,35 @@ function nextInRealTime(
   return null;
 }
 
-/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (§3.7 rule 3). */
+/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (§3.7 rule 3); else OnCalendar. */
 export function hasCronShape(expr: string): boolean {
   return !expr.includes('\n') && cronParts(expr).length === 5;
+}
+
+/** The kind a `schedule` gives its check (§3.7 rule 3, §7 item 6). */
+export function scheduleKind(expr: string): 'cron' | 'oncalendar' {
+  return hasCronShape(expr) ? 'cron' : 'oncalendar';
+}
+
+/**
+ * Whether `expr` is an acceptable schedule (§3.7 rule 3): a valid cron expression when cron-shaped, else a valid
+ * OnCalendar one. Length limits are the caller's (§3.7: 100 code points, checked first).
+ */
+export function isValidSchedule(expr: string): boolean {
+  return hasCronShape(expr) ? isValidCron(expr) : isValidOnCalendar(expr);
+}
+
+/**
+ * Whether `expr` is a valid OnCalendar schedule as the reference tests it: every line parses, and some occurrence
+ * follows 2000-01-01 UTC (one that has passed since is accepted and never late, §7 item 6).
+ */
+export function isValidOnCalendar(expr: string): boolean {
+  try {
+    return nextOnCalendar(parseOnCalendar(expr), 'UTC', VALIDITY_FROM) !== null;
+  } catch (err) {
+    if (err instanceof OnCalendarSyntaxError) return false;
+    throw err;
+  }
 }
 
 /**

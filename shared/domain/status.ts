@@ -39,8 +39,8 @@ export interface SignalOutcome {
 }
 
 function specOf(check: CheckState): ScheduleSpec {
-  return check.kind === 'cron'
-    ? { kind: 'cron', schedule: check.schedule, tz: check.tz }
+  return check.kind !== 'simple'
+    ? { kind: check.kind, schedule: check.schedule, tz: check.tz }
     : { kind: 'simple', timeout: check.timeout };
 }
 

@@ -19,6 +19,11 @@ export function canonicalTz(tz: string): string | null {
   return KNOWN_NAMES.has(tz) ? tz : null;
 }
 
+/** Whether moment-timezone knows `name` (canonical or legacy; exact case), as an OnCalendar zone suffix must be. */
+export function isZoneName(name: string): boolean {
+  return KNOWN_NAMES.has(name);
+}
+
 /**
  * A zone's offset history: segment i lasts until `untils[i]` (epoch ms, exclusive; the last is Infinity) with UTC
  * offset `-offsets[i]` minutes (moment counts minutes west).
@@ -83,4 +88,35 @@ export function wallToInstant(zone: ZoneSegments, wallMs: number): number {
     }
   }
   throw new Error(`no instant for wall time ${wallMs}`);
+}
+
+/** Where a wall time (ms, any second) first occurs: its instant (a repeated one's first pass), or the gap it falls in. */
+export type FirstInstant = { atMs: number } | { gapEndWallMs: number };
+
+/**
+ * The first instant (epoch ms) showing wall time `wallMs`, as Python's `fold=0` reads it; in a spring-forward gap,
+ * the wall time at which the gap ends instead (OnCalendar: such times never fire).
+ * @throws Error if the zone data has no segment near `wallMs` (not seen in real data).
+ */
+export function firstInstantOf(zone: ZoneSegments, wallMs: number): FirstInstant {
+  const first = segmentIndex(zone, wallMs - WALL_WINDOW_MS);
+  const last = segmentIndex(zone, wallMs + WALL_WINDOW_MS);
+  for (let i = first; i <= last; i++) {
+    const atMs = wallMs - offsetMs(zone, i);
+    const startMs = i === 0 ? -Infinity : zone.untils[i - 1];
+    if (atMs >= startMs && atMs < zone.untils[i]) return { atMs };
+    if (atMs < startMs) return { gapEndWallMs: startMs + offsetMs(zone, i) };
+  }
+  throw new Error(`no instant for wall time ${wallMs}`);
+}
+
+/**
+ * When instant `atMs` shows a wall time that already occurred (the second pass after a fall-back), the wall time
+ * at which that repetition ends; otherwise null.
+ */
+export function repeatEndWall(zone: ZoneSegments, atMs: number): number | null {
+  const i = segmentIndex(zone, atMs);
+  if (i === 0) return null;
+  const endWallMs = zone.untils[i - 1] + offsetMs(zone, i - 1);
+  return atMs + offsetMs(zone, i) < endWallMs ? endWallMs : null;
 }

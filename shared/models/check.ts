@@ -4,6 +4,7 @@
  */
 import mongoose, { Schema, Types } from 'mongoose';
 import { uniqueKeyOf } from '../domain/ids.js';
+import type { ScheduleKind } from '../domain/schedule.js';
 import type { PingKind } from './ping.js';
 import { checkRuleFields, marksField, type CheckRules, type FlipMark } from './check-rules.js';
 import { checkTimerFields, indexCheckTimers, type CheckTimers } from './check-timers.js';
@@ -74,7 +75,8 @@ export interface CheckDoc extends CheckRules, CheckTimers {
   slug: string;
   tags: string;
   desc: string;
-  kind: 'simple' | 'cron';
+  /** `cron` or `oncalendar` by the schedule's shape (behaviour.md §3.7 rule 3, §7 item 6). */
+  kind: ScheduleKind;
   /** Seconds. */
   timeout: number;
   /** Seconds. */
@@ -150,7 +152,7 @@ const checkSchema = new Schema<CheckDoc>(
     slug: { type: String, default: '' },
     tags: { type: String, default: '' },
     desc: { type: String, default: '' },
-    kind: { type: String, enum: ['simple', 'cron'], default: 'simple' },
+    kind: { type: String, enum: ['simple', 'cron', 'oncalendar'], default: 'simple' },
     timeout: { type: Number, default: 86400 },
     grace: { type: Number, default: 3600 },
     schedule: { type: String, default: '* * * * *' },

@@ -1,7 +1,7 @@
 /**
  * A maintenance window (README "Alerting rules"): while one is active, the checks it covers keep their status and record their flips, marked, and
  * send nothing; a check still down when it ends alerts once then (shared/domain/maintenance.ts, shared/alerts/outbox.ts). Either one-off (`start`
- * to `end`) or recurring (a cron `schedule` in `tz`, each occurrence lasting `duration` seconds).
+ * to `end`) or recurring (a cron or OnCalendar `schedule` in `tz`, each occurrence lasting `duration` seconds).
  */
 import mongoose, { Schema } from 'mongoose';
 

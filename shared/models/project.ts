@@ -16,6 +16,8 @@ const projectSchema = new Schema(
     /** Checks a project may hold (behaviour.md §3.8, default 20). */
     checkLimit: { type: Number, required: true },
     created: { type: Date, required: true },
+    /** Members must have a second factor to open the project's pages (set by an owner who has one). */
+    requireSecondFactor: { type: Boolean, default: false },
     /** Held while an owner is demoted or removed (shared/services/members.ts): `{ token, until }`, else absent. */
     ownersLease: { type: { _id: false, token: String, until: Date }, default: undefined },
   },

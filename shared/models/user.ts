@@ -1,4 +1,4 @@
-/** A person who signs in to the web app (README, Web app): email and an argon2id password hash, never the password. */
+/** A person who signs in to the web app (README, Web app): email, an argon2id password hash (never the password), second factors. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 const userSchema = new Schema(
@@ -11,6 +11,17 @@ const userSchema = new Schema(
     created: { type: Date, required: true },
     /** Raised by a password change: sessions signed in under an older value are signed out. */
     sessionEpoch: { type: Number, default: 0 },
+    /** Authenticator apps (TOTP, RFC 6238: SHA-1, 6 digits, 30 s), named; the secret is base32. */
+    totp: { type: [{ _id: String, name: String, secret: String, created: Date }], default: [] },
+    /** The last TOTP time step accepted for this user: a code of that step or before is refused (no replay). */
+    totpLastStep: { type: Number, default: null },
+    /** Security keys and passkeys (WebAuthn): credential id and COSE public key (base64url), signature counter. */
+    webauthn: {
+      type: [{ _id: String, name: String, publicKey: String, counter: Number, transports: [String], created: Date }],
+      default: [],
+    },
+    /** SHA-256 hex digests of the unused one-time recovery codes. */
+    recoveryCodes: { type: [String], default: [] },
   },
   { versionKey: false },
 );

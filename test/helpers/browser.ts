@@ -4,15 +4,16 @@
  * app under test listening on a free port of 127.0.0.1.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createWebHandler } from '../../server/app.js';
-import { webOptionsOf, type WebOptions } from '../../server/pages/options.js';
+import type { WebOptions } from '../../server/pages/options.js';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
+import { webOptions } from './web.js';
 
 /** The browser binary: CHROMIUM_PATH, or Debian's package (scripts/provision.sh test installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -37,26 +38,30 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** The app on a free port, as the web process serves it (with a ping journal). */
 export interface Served {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `http://localhost:<port>` */
   origin: string;
   close(): Promise<void>;
 }
 
 /**
  * Serves a new app with the run's connections on a free port of 127.0.0.1.
- *
- * @param web - Pages' settings over the service's (e.g. `smtpUrl` of a test's receiver); none: the service's own.
+ * @param atLocalhost - Name it `http://localhost:<port>` and make that its BASE_URL: WebAuthn takes a host name, not an IP address, as the relying party.
+ * @param web - Pages' settings over the test run's (e.g. `smtpUrl` of a test's mail receiver); neither: the service's own.
  */
-export async function serveApp(web?: Partial<WebOptions>): Promise<Served> {
+export async function serveApp(atLocalhost = false, web?: Partial<WebOptions>): Promise<Served> {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  const server: Server = createServer(createWebHandler({ clock: () => new Date(), redis, queues, journal, web: web && { ...webOptionsOf(), ...web } }));
+  let handler: RequestListener = (_req, res) => res.writeHead(503).end();
+  const server: Server = createServer((req, res) => handler(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://${atLocalhost ? 'localhost' : '127.0.0.1'}:${port}`;
+  const pages = atLocalhost || web ? webOptions({ ...(atLocalhost ? { baseUrl: origin } : {}), ...web }) : undefined;
+  handler = createWebHandler({ clock: () => new Date(), redis, queues, journal, web: pages });
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -19,16 +19,17 @@ export interface BrowserFixture {
  * Registers mocha hooks that launch chromium and serve the app in this process before the file's tests, and close
  * both after them.
  *
- * @param web - Pages' settings over the service's, read when the `before` hook runs (after earlier hooks, such as
+ * @param atLocalhost - As serveApp's (WebAuthn tests).
+ * @param web - Pages' settings over the test run's, read when the `before` hook runs (after earlier hooks, such as
  *   a mail receiver's start).
  * @returns The fixture, filled in by the `before` hook.
  */
-export function useBrowser(web?: () => Partial<WebOptions>): BrowserFixture {
+export function useBrowser(atLocalhost = false, web?: () => Partial<WebOptions>): BrowserFixture {
   const fixture = {} as BrowserFixture;
   let served: Served | undefined;
   before(async () => {
     fixture.browser = await launchBrowser();
-    served = await serveApp(web?.());
+    served = await serveApp(atLocalhost, web?.());
     fixture.origin = served.origin;
   });
   after(async () => {

@@ -1,6 +1,6 @@
 // Progressive enhancement of the server-rendered pages: every page works without this script.
-// - check editor: show the fields of the chosen kind; preview a cron expression's next runs as it is typed
-//   (GET <project>/cron-preview, the schedule engine the deadlines use), with the API's message under the field;
+// - check editor: show the fields of the chosen kind; preview a cron or OnCalendar schedule's next runs as it is
+//   typed (GET <project>/cron-preview, the schedule engine the deadlines use), with the API's message under the field;
 // - check list: follow status changes live (GET <project>/checks.json every 2 s);
 // - integrations: show the settings fields of the chosen kind at once (without the script, "Choose" reloads the form).
 
@@ -16,18 +16,25 @@ function setupEditor(form) {
   kinds.forEach((radio) => radio.addEventListener('change', showKind));
   showKind();
 
-  const schedule = form.querySelector('#schedule');
+  const cron = form.querySelector('#schedule');
+  // The maintenance editor shares this setup and has no OnCalendar field.
+  const calendar = form.querySelector('#oncalendar');
   const tz = form.querySelector('#tz');
   const list = form.querySelector('#preview');
   let timer = 0;
   let asked = 0;
   const refresh = async () => {
     const ticket = ++asked;
+    const onCalendar = form.dataset.kind === 'oncalendar';
+    const schedule = onCalendar ? calendar : cron;
     const query = new URLSearchParams({ schedule: schedule.value, tz: tz.value });
     const res = await fetch(`${form.dataset.preview}?${query}`, { headers: { accept: 'application/json' } });
     if (ticket !== asked || !res.ok) return;
     const preview = await res.json();
-    const errors = { schedule: form.querySelector('#schedule-error'), tz: form.querySelector('#tz-error') };
+    const errors = { schedule: form.querySelector(onCalendar ? '#oncalendar-error' : '#schedule-error'), tz: form.querySelector('#tz-error') };
+    const other = form.querySelector(onCalendar ? '#schedule-error' : '#oncalendar-error');
+    if (other) other.textContent = '';
+    (onCalendar ? cron : calendar)?.removeAttribute('aria-invalid');
     errors.schedule.textContent = preview.field === 'schedule' ? preview.error : '';
     errors.tz.textContent = preview.field === 'tz' ? preview.error : '';
     schedule.toggleAttribute('aria-invalid', preview.field === 'schedule');
@@ -47,10 +54,11 @@ function setupEditor(form) {
     clearTimeout(timer);
     timer = setTimeout(() => void refresh().catch(() => undefined), PREVIEW_DELAY_MS);
   };
-  schedule.addEventListener('input', later);
+  cron.addEventListener('input', later);
+  calendar?.addEventListener('input', later);
   tz.addEventListener('input', later);
   kinds.forEach((radio) => radio.addEventListener('change', later));
-  if (form.dataset.kind === 'cron') later();
+  if (form.dataset.kind === 'cron' || form.dataset.kind === 'oncalendar') later();
 }
 
 function setupLiveList(table) {

@@ -44,10 +44,18 @@ describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
     expect(stdout).to.not.match(/MISSING|NOT within/);
   });
 
+  it('prints the schedule engines table alone with --phases schedules, cron and OnCalendar side by side', async () => {
+    const { stdout } = await bench(['--phases', 'schedules']);
+    for (const row of ['cron: next match \\(cron-cronsim.json\\)', 'OnCalendar: next occurrence \\(oncalendar-reference.json\\)', 'cron: validate', 'OnCalendar: validate']) {
+      expect(stdout).to.match(new RegExp(`^\\| ${row} \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\|$`, 'm'));
+    }
+    expect(stdout).to.not.match(/ping throughput/);
+  });
+
   it('refuses an unknown phase, naming the phases, and exits 1', async () => {
     const failed = await failureOf(['--phases', 'throughput,nope']);
     expect(failed?.code).to.equal(1);
-    expect(failed?.stderr).to.include('unknown phase nope (phases: throughput, scaleout, lateness, alerts, recovery, drain, scale, window)');
+    expect(failed?.stderr).to.include('unknown phase nope (phases: schedules, throughput, scaleout, lateness, alerts, recovery, drain, scale, window)');
   });
 
   it('refuses --reference-url without a key, and exits 1', async () => {

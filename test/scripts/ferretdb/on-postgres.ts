@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type mongoose from 'mongoose';
 import { connectQuickly, startFerret, type FerretServer } from './server.js';
 import { startPostgres, type Postgres } from './postgres.js';
+import { waitFor } from '../../helpers/poll.js';
 
 /** What a test gets: the cluster, a connection to FerretDB on it, and where a collection is stored. */
 export interface FerretOnPostgres {
@@ -12,6 +13,14 @@ export interface FerretOnPostgres {
   connection: () => mongoose.Connection;
   /** The PostgreSQL table FerretDB keeps collection `name` of database `db` in. */
   tableOf: (db: string, name: string) => Promise<string>;
+  /**
+   * Runs ANALYZE once the embedding program's index builds are over: `table` has `indexes` valid `_hcgin_`/`_hcmin_`
+   * indexes (all it wants for the collection) and no CREATE INDEX runs in the cluster. ANALYZE beside a running
+   * CREATE INDEX CONCURRENTLY deadlocks (each waits for the other), so waiting for the indexes a test looks at is
+   * not enough: every build must be over.
+   * @throws Error when that is not so within 30 s.
+   */
+  analyze: (table: string, indexes: number) => Promise<void>;
 }
 
 /**
@@ -40,5 +49,16 @@ export function ferretOnPostgresPerTest(prefix: string): FerretOnPostgres {
     postgres: () => postgres!,
     connection: () => connection!,
     tableOf: async (db, name) => (await postgres!.psql(`SELECT _jsonb->>'table' FROM ${db}._ferretdb_database_metadata WHERE _jsonb->>'_id' = '${name}'`)).trim(),
+    analyze: async (table, indexes) => {
+      const settled = async (): Promise<boolean> => {
+        const [built, building] = (await postgres!.psql(`SELECT
+          (SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+            WHERE t.relname = '${table}' AND c.relname ~ '_hc(gin|min)_' AND i.indisvalid AND i.indisready),
+          (SELECT count(*) FROM pg_stat_progress_create_index)`)).trim().split('|').map(Number);
+        return built === indexes && building === 0;
+      };
+      await waitFor(`${indexes} index builds on ${table} over, and no other running`, settled, 30_000);
+      await postgres!.psql('ANALYZE');
+    },
   };
 }

@@ -17,6 +17,7 @@ describe('dashboard format', () => {
     expect(format.scheduleInWords({ timeout: 90 })).to.equal('every 90 seconds');
     expect(format.scheduleInWords({ timeout: 7200 })).to.equal('every 2 hours');
     expect(format.scheduleInWords({ schedule: '0 3 * * *', tz: 'Europe/Riga' })).to.equal('cron 0 3 * * * Europe/Riga');
+    expect(format.scheduleInWords({ schedule: 'Mon..Fri 09:00\nSat 12:00', tz: 'UTC' })).to.equal('OnCalendar Mon..Fri 09:00; Sat 12:00 UTC');
   });
 
   it('gives relative times in their largest unit, and never for null', () => {

@@ -1,68 +1,53 @@
 /**
- * Mailed links in a real browser (issue 31, item 2): a forgotten password reset from the emailed link, a sign-in by
- * link, and an address change confirmed from the new address; the mail is caught by a real local SMTP receiver.
+ * The account page in Chromium (issue 31 item 5, Done when): a person signed in on two browsers lists both sessions
+ * and signs the other out, whose next page is the sign-in page; then leaves a project they were invited to.
  */
+import { join as joinPath } from 'node:path';
 import { expect } from 'chai';
-import { User } from '../../../shared/models/user.js';
+import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
 import { useBrowser, WebPage } from '../../helpers/pages.js';
-import { buildUser, PASSWORD } from '../../helpers/web.js';
-import { linkPathIn, mailTo, useMailbox } from '../../helpers/mailbox.js';
+import { buildProject } from '../../helpers/factories.js';
+import { join } from '../../helpers/web.js';
+import { Membership } from '../../../shared/models/membership.js';
+import { User, type UserDoc } from '../../../shared/models/user.js';
+import { jsonOf, runCli } from '../../scripts/hc-admin/run-cli.js';
 
-describe('mailed links in a browser', function () {
-  this.timeout(60_000);
-  const box = useMailbox();
-  const fixture = useBrowser(() => ({ smtpUrl: box.smtp.url }));
+describe('account page in a browser', function () {
+  this.timeout(120_000);
+  const fixture = useBrowser();
 
-  /** Opens the sign-in page, follows its link to `href` and asks for a link to `email`. */
-  async function askForLink(web: WebPage, href: string, email: string): Promise<void> {
-    await web.goto('/signin/');
-    await web.submit(`a[href="${href}"]`);
-    await web.fill('#email', email);
-    await web.submit('form.mail-request button[type=submit]');
-    expect(await web.text('#link-sent')).to.contain(`If ${email} has an account, a link is on its way to it.`);
-  }
+  it('lists two sessions, signs the other one out, and leaves a project', async () => {
+    const created = await runCli(['user', 'create', '--email', 'ann@example.org']);
+    expect(created.code, created.stderr).to.equal(0);
+    const { password } = jsonOf(created) as { password: string };
+    const ann = (await User.findOne({ email: 'ann@example.org' }).lean<UserDoc>())!;
+    const { project } = await buildProject({ name: 'Team backups' });
+    await join(project._id, ann, 'rw');
 
-  it('resets a forgotten password from the emailed link, then signs in with it', async () => {
-    await buildUser('ann@example.org');
-    const web = await WebPage.open(fixture.browser, fixture.origin);
-    await askForLink(web, '/signin/reset/', 'ann@example.org');
-    await web.goto(linkPathIn(await mailTo(box, 'ann@example.org', 'Reset')));
-    await web.fill('#password', 'my new passphrase');
-    await web.submit('form.reset button[type=submit]');
-    expect(web.path()).to.equal('/projects/');
-    expect(await web.text('p.notice')).to.contain('Your password has been changed');
-    await web.submit('form[action="/signout/"] button');
-    await web.signIn('ann@example.org', 'my new passphrase');
-    expect(web.path()).to.equal('/projects/');
-    expect(web.errors).to.deep.equal([]);
-  });
+    const laptop = await WebPage.open(fixture.browser, fixture.origin);
+    await laptop.page.setUserAgent('Laptop browser');
+    const phone = await WebPage.open(fixture.browser, fixture.origin);
+    await phone.page.setUserAgent('Phone browser');
+    for (const web of [laptop, phone]) {
+      await web.goto('/signin/');
+      await web.signIn('ann@example.org', password);
+      expect(web.path()).to.equal('/projects/');
+    }
 
-  it('signs in by an emailed link', async () => {
-    await buildUser('bob@example.org');
-    const web = await WebPage.open(fixture.browser, fixture.origin);
-    await askForLink(web, '/signin/link/', 'bob@example.org');
-    await web.goto(linkPathIn(await mailTo(box, 'bob@example.org', 'sign-in')));
-    expect(await web.text('#link-text')).to.equal('Sign in as bob@example.org?');
-    await web.submit('form.link-confirm button[type=submit]');
-    expect(web.path()).to.equal('/projects/');
-    expect(await web.page.content()).to.contain('bob@example.org');
-    expect(web.errors).to.deep.equal([]);
-  });
+    await laptop.goto('/account/');
+    const devices = () => laptop.page.$$eval('#sessions tbody tr td:first-child', (cells) => cells.map((td) => td.textContent?.trim() ?? ''));
+    expect(await devices()).to.deep.equal(['Laptop browser (this session)', 'Phone browser']);
+    await laptop.page.screenshot({ path: joinPath(TEST_OUTPUT_DIR, 'webapp-account.png'), fullPage: true });
+    await laptop.submit('#sessions tbody tr:not([data-current]) button');
+    expect(await laptop.text('.notice')).to.contain('One session signed out.');
+    expect(await devices()).to.deep.equal(['Laptop browser (this session)']);
+    await phone.goto('/projects/');
+    expect(phone.path()).to.equal('/signin/');
 
-  it('changes the address, confirmed from the new one', async () => {
-    await buildUser('cat@example.org');
-    const web = await WebPage.open(fixture.browser, fixture.origin);
-    await web.goto('/account/');
-    await web.signIn('cat@example.org', PASSWORD);
-    expect(web.path()).to.equal('/account/');
-    await web.fill('#new-email', 'cat@new.example');
-    await web.fill('#email-password', PASSWORD);
-    await web.submit('form.email-change button[type=submit]');
-    expect(await web.text('p.notice')).to.contain('Until then your address stays cat@example.org.');
-    await web.goto(linkPathIn(await mailTo(box, 'cat@new.example', 'Confirm')));
-    await web.submit('form.link-confirm button[type=submit]');
-    expect(await web.text('#account-email')).to.equal('cat@new.example');
-    expect((await User.findOne({}).lean())?.email).to.equal('cat@new.example');
-    expect(web.errors).to.deep.equal([]);
+    await laptop.submit(`#account-projects tr[data-project="${project._id}"] button`);
+    expect(laptop.path()).to.equal('/projects/');
+    expect(await laptop.text('.notice')).to.contain('You have left “Team backups”.');
+    expect(await Membership.countDocuments({ projectId: project._id })).to.equal(0);
+    expect([...laptop.errors, ...phone.errors]).to.deep.equal([]);
   });
 });

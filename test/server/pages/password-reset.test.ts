@@ -1,6 +1,7 @@
 /** Password reset by a mailed link (server/pages/recovery.ts, shared/services/account-links.ts), mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
+import { User } from '../../../shared/models/user.js';
 import { LINK_TTL_MS } from '../../../shared/services/account-links.js';
 import { MAILS_PER_EMAIL, MAILS_PER_IP } from '../../../server/pages/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
@@ -60,6 +61,16 @@ describe('password reset', () => {
     expect((await other.get('/projects/')).headers.location).to.equal('/signin/?next=%2Fprojects%2F');
     expect((await signIn(agent(), 'ann@example.org', PASSWORD)).status).to.equal(400);
     expect((await signIn(agent(), 'ann@example.org', NEW_PASSWORD)).status).to.equal(303);
+  });
+
+  it('asks a user with a second factor for it after the reset, the password changed', async () => {
+    await buildUser('ann@example.org');
+    await User.updateOne({ email: 'ann@example.org' }, { $set: { totp: [{ _id: 'app', name: 'Phone', secret: 'JBSWY3DPEHPK3PXP', created: new Date() }] } });
+    const person = agent();
+    const res = await setPassword(person, await resetPath('ann@example.org'));
+    expect([res.status, res.headers.location]).to.deep.equal([303, '/signin/two-factor']);
+    expect((await person.get('/projects/')).status).to.equal(303);
+    expect((await signIn(agent(), 'ann@example.org', NEW_PASSWORD)).headers.location).to.equal('/signin/two-factor');
   });
 
   it('works once: a used link gets a 410 page and changes nothing', async () => {

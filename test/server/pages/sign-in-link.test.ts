@@ -1,6 +1,7 @@
 /** Sign-in by a mailed link (server/pages/recovery.ts), mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
+import { User } from '../../../shared/models/user.js';
 import { LINK_TTL_MS } from '../../../shared/services/account-links.js';
 import { MAILS_PER_EMAIL } from '../../../server/pages/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
@@ -67,6 +68,15 @@ describe('sign-in by link', () => {
     const _csrf = csrfOf((await ann.get('/account/')).text);
     await ann.post('/account/password').type('form').send({ _csrf, current: PASSWORD, password: 'changed by hand' });
     expect((await follow(agent(), path)).status).to.equal(410);
+  });
+
+  it('asks a user with a second factor for it after the link, as after a password', async () => {
+    await buildUser('ann@example.org');
+    await User.updateOne({ email: 'ann@example.org' }, { $set: { totp: [{ _id: 'app', name: 'Phone', secret: 'JBSWY3DPEHPK3PXP', created: new Date() }] } });
+    const ann = agent();
+    const res = await follow(ann, await linkPath('ann@example.org'));
+    expect([res.status, res.headers.location]).to.deep.equal([303, '/signin/two-factor']);
+    expect((await ann.get('/projects/')).status).to.equal(303);
   });
 
   it(`answers 429 past ${MAILS_PER_EMAIL} links per address an hour`, async () => {

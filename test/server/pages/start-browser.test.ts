@@ -147,12 +147,12 @@ describe('web app from npm start, in a browser', function () {
     const viewer = await WebPage.open(browser, origin);
     await viewer.goto(link.pathname);
     await viewer.submit('a[href^="/signup/?invite="]');
-    await viewer.fill('#email', 'viewer@example.org');
+    // The invited address only: filled in and read-only.
+    expect(await viewer.page.$eval('#email', (input) => [(input as HTMLInputElement).value, (input as HTMLInputElement).readOnly])).to.deep.equal(['viewer@example.org', true]);
     await viewer.fill('#password', 'viewer password');
     await viewer.submit('form[action="/signup/"] button');
+    // Signing up used the invitation: signed in, its link leads into the project.
     await viewer.signIn('viewer@example.org', 'viewer password');
-    expect(viewer.path()).to.equal(link.pathname);
-    await viewer.submit('form[action^="/invite/"] button');
     expect(viewer.path()).to.equal(base);
     expect(await viewer.text('nav.tabs .role')).to.equal('Your role: read-only');
     expect(await viewer.page.$$eval('#checks tbody tr', (rows) => rows.length)).to.equal(1);
