@@ -31,7 +31,7 @@ import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
-/** @simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
+/** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
 const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
