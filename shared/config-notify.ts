@@ -11,6 +11,8 @@ export interface NotifyConfig {
   readonly baseUrl: string;
   /** The service's name (SITE_NAME) where a message names its sender (pushbullet title, pagertree client, calls). */
   readonly siteName: string;
+  /** SECRET_KEY: signs the unsubscribe and address confirmation links of email channels. */
+  readonly secretKey: string;
   /** Per-attempt delivery timeout, milliseconds. */
   readonly attemptTimeoutMs: number;
   /** Delivery attempts per (flip, channel) before giving up. */
@@ -116,13 +118,14 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash; `siteName` is SITE_NAME. */
-export function notifyConfigOf(value: NotifyEnv, baseUrl: string, siteName: string): NotifyConfig {
+/** The alert settings from the Joi-validated environment; `baseUrl` has no trailing slash; `siteName` is SITE_NAME; `secretKey` SECRET_KEY. */
+export function notifyConfigOf(value: NotifyEnv, baseUrl: string, siteName: string, secretKey: string): NotifyConfig {
   return {
     smtpUrl: value.SMTP_URL,
     fromEmail: value.DEFAULT_FROM_EMAIL,
     baseUrl,
     siteName,
+    secretKey,
     attemptTimeoutMs: value.NOTIFY_TIMEOUT_MS,
     attempts: value.NOTIFY_ATTEMPTS,
     backoffMs: value.NOTIFY_BACKOFF_MS,

@@ -204,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     pingEmailDomain: (value.PING_EMAIL_DOMAIN ?? new URL(baseUrl).hostname).toLowerCase(),
     smtpMaxMessageBytes: value.SMTP_MAX_MESSAGE_BYTES,
     registrationOpen: value.REGISTRATION_OPEN,
-    notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME)),
+    notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME, value.SECRET_KEY)),
     ops: Object.freeze(opsConfigOf(value)),
     sso: Object.freeze(ssoConfigOf(value, trustProxy)),
   });

@@ -131,11 +131,13 @@ export const schemas: { [key: string]: Json } = {
   ChannelSettings: {
     type: 'object',
     description: 'An integration with its settings (defaults filled in, secrets masked: credentials as `…` and their last 4 characters, URLs as scheme and host, header values), its state and last delivery.',
-    required: ['id', 'name', 'kind', 'settings', 'disabled', 'last_error', 'last_notify'],
+    required: ['id', 'name', 'kind', 'settings', 'disabled', 'unconfirmed', 'last_error', 'last_notify'],
     properties: {
       id: { type: 'string', pattern: UUID_PATTERN }, name: { type: 'string' }, kind: { type: 'string' },
       settings: { type: ['object', 'null'], description: 'Null when the stored value no longer parses.' },
-      disabled: { type: 'boolean' }, last_error: { type: 'string' }, last_notify: nullable(isoSeconds),
+      disabled: { type: 'boolean' },
+      unconfirmed: { type: 'array', items: { type: 'string' }, description: "An email integration's addresses whose owner has not confirmed them yet: no alert goes to them." },
+      last_error: { type: 'string' }, last_notify: nullable(isoSeconds),
     },
     additionalProperties: false,
   },

@@ -15,6 +15,8 @@ import { accountLimits } from './limits.js';
 import { loadUser } from './guard.js';
 import { PAGE_HEADERS, render } from './render.js';
 import { accountRouter } from './account.js';
+import { recoveryRouter } from './recovery.js';
+import { emailChangeRouter } from './email-change.js';
 import { accountPageRouter } from './account-page.js';
 import { touchSession, UserSessions } from './sessions.js';
 import { twoFactorRouter } from './two-factor.js';
@@ -25,14 +27,15 @@ import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
+import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
 const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
-/** @simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
+/** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?)?|signout\/|signup\/|account\/.*|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -41,10 +44,13 @@ function isCsrfError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN';
 }
 
-/** A body-parser error about the request (`type` and a 4xx `status`, e.g. 413 `entity.too.large`), not about us. */
-function bodyError(err: unknown): number | null {
-  const { type, status } = (typeof err === 'object' && err !== null ? err : {}) as { type?: unknown; status?: unknown };
-  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+/**
+ * The 4xx status of an error about the request rather than about us: body-parser's (`type` and `status`, e.g. 413
+ * `entity.too.large`) or the router's (a path parameter that does not URL-decode, 400); null for any other error.
+ */
+function requestError(err: unknown): number | null {
+  const { status } = (typeof err === 'object' && err !== null ? err : {}) as { status?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
 /** Refuses a form with a NUL character in any field: no field takes one, and stores may refuse it. */
@@ -54,16 +60,16 @@ const refuseNul: RequestHandler = (req, _res, next) => {
   next(values.some((value) => typeof value === 'string' && value.includes('\u0000')) ? new AppError(400, 'a field contains a NUL character, which no field takes') : undefined);
 };
 
-/** Errors of the pages as pages: an AppError's or a refused body's status and message, a refused CSRF token 403, anything else 500. */
+/** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, a request's own 4xx (body, path), anything else 500. */
 const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) return render(req, res, 'error', { title: 'Error', status: err.status, message: err.message }, err.status);
-  const status = bodyError(err);
-  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
-  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this form could not be read: reload the page and try again' }, status);
   if (isCsrfError(err)) {
     const message = 'this form has expired or did not come from this site: go back, reload the page and try again';
     return render(req, res, 'error', { title: 'Error', status: 403, message }, 403);
   }
+  const status = requestError(err);
+  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
+  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this request could not be read: check the address or reload the page and try again' }, status);
   log.error({ err, path: req.path }, 'unhandled page error');
   res.status(500).set(PAGE_HEADERS).type('text').send('internal error');
 };
@@ -100,13 +106,18 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
   pages.use(securityKeysRouter(options, deps.clock));
   pages.use(accountPageRouter(sessions));
+  pages.use(recoveryRouter(options, limits, sessions, deps.clock));
+  pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));
-  pages.use(integrationsRouter(deps, options));
+  pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
+  pages.use(channelLinksRouter(options, deps.clock));
   pages.use(pageErrors);
 
+  // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
+  router.use(unsubscribeRouter(options, deps.clock), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   return router;
 }

@@ -4,6 +4,7 @@
  * through shared/services/channels.ts with the API's validation; a test goes through the real provider once
  * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel,
  * {@link TESTS_PER_USER} an hour per person and {@link TESTS_PER_PROJECT} per project (so no one mails an address over and over).
+ * An email address added gets a confirmation mail (server/pages/channel-links.ts), limited per address and client.
  */
 import { Router, type Request, type Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -13,7 +14,8 @@ import { Notification, type NotificationDoc } from '../../shared/models/notifica
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { sendTestNotification } from '../../shared/notify/channel-status.js';
-import { createChannel, deleteChannel, updateChannel } from '../../shared/services/channels.js';
+import { createChannel, deleteChannel, newAddresses, updateChannel } from '../../shared/services/channels.js';
+import { unconfirmedAfter } from '../../shared/services/email-channels.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import type { AppDeps } from '../deps.js';
 import { presentChannelSettings } from '../presenters/channel.js';
@@ -24,6 +26,8 @@ import { currentUser, render } from './render.js';
 import { FieldError } from './check-form.js';
 import { channelOfForm, channelValuesOf, choosingKind, DIRECTIONS, submittedChannel, type ChannelFormValues } from './channel-form.js';
 import { channelFormView } from './channel-view.js';
+import type { AccountLimits } from './limits.js';
+import { allowConfirmations, mailInBackground } from './channel-links.js';
 
 /** Shortest time between two tests of one channel, seconds. */
 export const TEST_INTERVAL_SECONDS = 5;
@@ -61,7 +65,7 @@ async function rowOf(channel: ChannelDoc) {
 }
 
 /** Routes of the integrations page. */
-export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
+export function integrationsRouter(deps: AppDeps, options: WebOptions, limits: AccountLimits): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const limit = (name: string, points: number, duration: number) => new RateLimiterRedis({ storeClient: deps.redis, points, duration, keyPrefix: `${options.keyPrefix}:${name}` });
   // A refused test costs nothing: the points it took from the limits before the refusing one are given back.
@@ -106,7 +110,9 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
     if (choosingKind(req)) return listPage(req, res, { values });
     try {
       const input = await channelOfForm(project._id, values, null);
-      await createChannel({ projectId: project._id, ...input }, deps.clock());
+      await allowConfirmations(req, limits.confirm, unconfirmedAfter(null, input.kind, input.value));
+      const channel = await createChannel({ projectId: project._id, ...input }, deps.clock());
+      mailInBackground(options, channel, newAddresses(null, channel), deps.clock());
     } catch (err) {
       if (err instanceof FieldError) return listPage(req, res, { values, error: err }, 400);
       throw err;
@@ -124,7 +130,10 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions): Router {
     const values = submittedChannel(req, channel);
     if (choosingKind(req)) return editPage(req, res, channel, values, null);
     try {
-      await updateChannel(channel, await channelOfForm(channel.projectId, values, channel));
+      const change = await channelOfForm(channel.projectId, values, channel);
+      await allowConfirmations(req, limits.confirm, newAddresses(channel, { unconfirmed: unconfirmedAfter(channel, change.kind, change.value) }));
+      const updated = await updateChannel(channel, change);
+      mailInBackground(options, updated, newAddresses(channel, updated), deps.clock());
     } catch (err) {
       if (err instanceof FieldError) return editPage(req, res, channel, values, err, 400);
       throw err;

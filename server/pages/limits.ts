@@ -1,5 +1,6 @@
 /**
- * Rate limits of the account forms (the reference's token buckets for logins, extended to sign-up and second factors): each attempt
+ * Rate limits of the account forms (the reference's token buckets for logins, extended to sign-up, second factors and
+ * mailed links): each attempt
  * counts once per address and once per client (server/proxy.ts: the socket's address, or the one TRUST_PROXY proxies
  * saw), right or wrong, in Redis so every web process shares them.
  */
@@ -20,6 +21,14 @@ export const SIGN_UPS_PER_IP = 10;
 export const FACTOR_TRIES_PER_USER = 5;
 export const FACTOR_TRIES_PER_IP = 20;
 const SIGN_UP_WINDOW_SECONDS = 600;
+/**
+ * Mailed links asked for (password reset, sign-in link, address confirmation) per address, and per client, per
+ * {@link MAIL_WINDOW_SECONDS}: each sends a mail, so these bound what the site can be made to mail one address.
+ */
+export const MAILS_PER_EMAIL = 3;
+/** Mailed links asked for per client per {@link MAIL_WINDOW_SECONDS}, whatever the address. */
+export const MAILS_PER_IP = 10;
+const MAIL_WINDOW_SECONDS = 3600;
 const SIGN_IN_WINDOW_SECONDS = 60;
 
 /** Counts one attempt of a form for an address (or a user id); true while under both of its limits. */
@@ -29,6 +38,12 @@ export type AttemptLimit = (req: Request, who: string) => Promise<boolean>;
 export interface AccountLimits {
   signIn: AttemptLimit;
   signUp: AttemptLimit;
+  /** A password reset link asked for. */
+  reset: AttemptLimit;
+  /** A sign-in link asked for. */
+  link: AttemptLimit;
+  /** An address confirmation mail (a new account address, an email integration's address). */
+  confirm: AttemptLimit;
   /** Keyed by user id: a code typed at the second step or to confirm a change. */
   secondFactor: AttemptLimit;
 }
@@ -58,6 +73,9 @@ export function accountLimits(redis: Redis, options: WebOptions): AccountLimits 
   return {
     signIn: limit('signin', ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP, SIGN_IN_WINDOW_SECONDS),
     signUp: limit('signup', SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP, SIGN_UP_WINDOW_SECONDS),
+    reset: limit('reset', MAILS_PER_EMAIL, MAILS_PER_IP, MAIL_WINDOW_SECONDS),
+    link: limit('link', MAILS_PER_EMAIL, MAILS_PER_IP, MAIL_WINDOW_SECONDS),
+    confirm: limit('confirm', MAILS_PER_EMAIL, MAILS_PER_IP, MAIL_WINDOW_SECONDS),
     secondFactor: limit('factor', FACTOR_TRIES_PER_USER, FACTOR_TRIES_PER_IP, SIGN_IN_WINDOW_SECONDS),
   };
 }

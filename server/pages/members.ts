@@ -43,7 +43,7 @@ export function membersRouter(options: WebOptions, clock: Clock): Router {
       const role = roleField(req);
       const token = await createInvitation({ projectId: project._id, email, role, invitedBy: currentUser(res)?._id ?? '' }, clock(), options.secretKey);
       const link = `${options.baseUrl}/invite/${token}`;
-      sendInvitation(email.trim().toLowerCase(), project.name, link);
+      sendInvitation(options, email.trim().toLowerCase(), project.name, link);
       await membersPage(req, res, { invite: { email: email.trim().toLowerCase(), role: ROLE_LABELS[role], link } });
     } catch (err) {
       if (!(err instanceof AppError && err.status === 400)) throw err;

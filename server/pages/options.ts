@@ -16,9 +16,13 @@ export interface WebOptions {
   trustProxy: number;
   /** Single sign-on: OpenID Connect, a proxy's user header, whether passwords sign in (shared/config-sso.ts). */
   sso: SsoConfig;
+  /** Relay of the account mails (invitations, reset and sign-in links, address confirmations): SMTP_URL. */
+  smtpUrl: string;
+  /** Sender of those mails: DEFAULT_FROM_EMAIL. */
+  fromEmail: string;
 }
 
-/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY and single sign-on. */
+/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY, single sign-on, SMTP_URL and DEFAULT_FROM_EMAIL. */
 export function webOptionsOf(): WebOptions {
   return {
     secretKey: config.secretKey,
@@ -27,5 +31,7 @@ export function webOptionsOf(): WebOptions {
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: config.trustProxy,
     sso: config.sso,
+    smtpUrl: config.notify.smtpUrl,
+    fromEmail: config.notify.fromEmail,
   };
 }

@@ -21,6 +21,8 @@ export interface ChannelSettingsJson extends ChannelJson {
   settings: Record<string, unknown> | null;
   /** Set by a permanent delivery error, or through the API; a disabled channel sends nothing. */
   disabled: boolean;
+  /** An email channel's addresses not confirmed by their owner yet (no alert goes to them). */
+  unconfirmed: string[];
   /** The last delivery's error; `""` after a success or before any. */
   last_error: string;
   last_notify: string | null;
@@ -71,6 +73,7 @@ export function presentChannelSettings(channel: ChannelDoc): ChannelSettingsJson
     ...presentChannel(channel),
     settings,
     disabled: channel.disabled ?? false,
+    unconfirmed: channel.unconfirmed ?? [],
     last_error: channel.lastError ?? '',
     last_notify: isoSeconds(channel.lastNotify ?? null),
   };

@@ -21,6 +21,6 @@ export function apiRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const openapi = JSON.stringify(openApiDocument(config.baseUrl));
   endpoint(router, '/openapi.json', { GET: [(_req, res) => void res.type('application/json').send(openapi)] });
-  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), integrationsRouter(), badgesRouter(), maintenanceRouter(deps));
+  router.use(checksRouter(deps), pingsRouter(), flipsRouter(deps), notificationsRouter(), channelsRouter(), integrationsRouter(deps), badgesRouter(), maintenanceRouter(deps));
   return router;
 }

@@ -11,16 +11,26 @@ import { channelSchema, newChannelSchema } from '../schemas/channel.js';
 import { presentChannelSettings } from '../presenters/channel.js';
 import { assertChannelMembers, channelOf, channelValueOf } from '../services/channels.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
-import { createChannel, deleteChannel, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
+import { createChannel, deleteChannel, newAddresses, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
+import { unconfirmedAfter } from '../../shared/services/email-channels.js';
+import type { AppDeps } from '../deps.js';
+import { webOptionsOf } from '../pages/options.js';
+import { accountLimits } from '../pages/limits.js';
+import { allowConfirmations, mailInBackground } from '../pages/channel-links.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError, notFound } from '../../shared/errors.js';
 
 /** 404 for a malformed `:id`, before the method counts. */
 const uuidPath: RequestHandler = (req, _res, next) => (UUID_RE.test(String(req.params.id)) ? next() : next(notFound()));
 
-/** The `integrations/` routes, relative to `/api/v<N>`. */
-export function integrationsRouter(): Router {
+/**
+ * The `integrations/` routes, relative to `/api/v<N>`. A new email address gets a confirmation mail (the pages'
+ * relay and limits, server/pages/channel-links.ts); past the limits, 429.
+ */
+export function integrationsRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
+  const web = deps.web ?? webOptionsOf();
+  const limits = accountLimits(deps.redis, web);
   endpoint(router, '/integrations/', {
     GET: [
       requireKey('write'),
@@ -37,7 +47,9 @@ export function integrationsRouter(): Router {
         const projectId = authOf(req).project._id;
         const value = channelValueOf(input.kind!, input.value!);
         await assertChannelMembers(projectId, input.kind!, value);
+        await allowConfirmations(req, limits.confirm, unconfirmedAfter(null, input.kind!, value));
         const channel = await createChannel({ projectId, kind: input.kind!, name: input.name ?? '', value });
+        mailInBackground(web, channel, newAddresses(null, channel), deps.clock());
         const stored = input.disabled ? await updateChannel(channel, { disabled: true }) : channel;
         res.status(201).json(presentChannelSettings(stored));
       },
@@ -61,7 +73,13 @@ export function integrationsRouter(): Router {
             change.value = channelValueOf(kind ?? channel.kind, value ?? channel.value);
             await assertChannelMembers(channel.projectId, kind ?? channel.kind, change.value, channel._id);
           }
-          res.json(presentChannelSettings(await updateChannel(channel, change)));
+          if (change.value !== undefined) {
+            const unconfirmed = unconfirmedAfter(channel, kind ?? channel.kind, change.value);
+            await allowConfirmations(req, limits.confirm, newAddresses(channel, { unconfirmed }));
+          }
+          const updated = await updateChannel(channel, change);
+          mailInBackground(web, updated, newAddresses(channel, updated), deps.clock());
+          res.json(presentChannelSettings(updated));
         },
       ],
       DELETE: [

@@ -13,6 +13,7 @@ import { deliver } from '../notify/deliver.js';
 import { alertOf } from '../notify/message.js';
 import { abandonNotification, recordFailed, type Delivered, type HeldNotification } from './notifications.js';
 import { DeliveryError } from '../notify/types.js';
+import { emailAddressesOf } from '../services/email-channels.js';
 
 const log = logger.child({ module: 'alert-attempt' });
 const MS_PER_SECOND = 1000;
@@ -29,11 +30,15 @@ export interface AttemptDeps {
   config: NotifyConfig;
 }
 
-/** Why a claimed alert is not sent (no alerts for paused checks or disabled channels); null when it is. */
+/** Why a claimed alert is not sent (no alerts for paused checks, disabled channels, unconfirmed addresses); null when it is. */
 function whyNotSend(check: ClaimedAlert['check'], channel: ChannelDoc | null): string | null {
   if (!check) return 'check was deleted';
   if (!channel) return 'channel was deleted';
   if (channel.disabled) return 'channel is disabled';
+  const unconfirmed = channel.unconfirmed ?? [];
+  if (unconfirmed.length > 0 && emailAddressesOf(channel.kind, channel.value).every((address) => unconfirmed.includes(address))) {
+    return 'email address not confirmed by its owner yet';
+  }
   return check.status === 'paused' ? 'check is paused' : null;
 }
 

@@ -17,6 +17,11 @@ export interface ChannelDoc {
   lastNotify: Date | null;
   /** How long the last successful delivery took, milliseconds; orders channels (behaviour.md §6 rule 4). */
   lastNotifyDurationMs: number | null;
+  /**
+   * Addresses of an `email` channel not yet confirmed by their owner (lowercase): no alert goes to them. Absent on
+   * channels stored before confirmations existed, which count as confirmed.
+   */
+  unconfirmed?: string[];
 }
 
 const channelSchema = new Schema<ChannelDoc>(
@@ -31,6 +36,7 @@ const channelSchema = new Schema<ChannelDoc>(
     lastError: { type: String, default: '' },
     lastNotify: { type: Date, default: null },
     lastNotifyDurationMs: { type: Number, default: null },
+    unconfirmed: { type: [String], default: undefined },
   },
   { versionKey: false },
 );

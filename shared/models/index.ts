@@ -9,3 +9,4 @@ export * from './user.js';
 export * from './membership.js';
 export * from './invitation.js';
 export * from './api-key.js';
+export * from './account-token.js';

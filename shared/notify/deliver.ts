@@ -31,7 +31,7 @@ export async function deliver(channel: DeliveryChannel, alert: Alert, config: No
   });
   try {
     const deliverTo = (member: DeliveryChannel, memberAlert: Alert) => deliverMember(member, memberAlert, config);
-    const ctx = { settings, alert, config, signal: controller.signal, projectId: channel.projectId, deliverTo };
+    const ctx = { settings, alert, config, signal: controller.signal, projectId: channel.projectId, channel, deliverTo };
     await Promise.race([provider.send(ctx), deadline]);
   } catch (err) {
     if (err instanceof DeliveryError) throw err;

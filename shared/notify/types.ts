@@ -41,6 +41,8 @@ export interface SendContext<S> {
   signal: AbortSignal;
   /** The sending channel's project; undefined when the caller named only a kind and value (a `group` then fails). */
   projectId: string | undefined;
+  /** The sending channel's id (an email alert's unsubscribe link) and unconfirmed addresses, when it is stored. */
+  channel: Pick<DeliveryChannel, '_id' | 'unconfirmed'>;
   /**
    * Sends the alert through another channel (a `group`'s member) as `deliver` does, nothing when that channel does
    * not alert on the status; handed in so that no provider imports deliver.ts (no import cycle).
@@ -50,8 +52,8 @@ export interface SendContext<S> {
   deliverTo: (channel: DeliveryChannel, alert: Alert) => Promise<boolean>;
 }
 
-/** What delivering needs of a channel: kind and value, and its project for a `group`. */
-export type DeliveryChannel = Pick<ChannelDoc, 'kind' | 'value'> & Partial<Pick<ChannelDoc, 'projectId'>>;
+/** What delivering needs of a channel: kind and value; its project for a `group`; its id and unconfirmed addresses for an `email`. */
+export type DeliveryChannel = Pick<ChannelDoc, 'kind' | 'value' | 'unconfirmed'> & Partial<Pick<ChannelDoc, 'projectId' | '_id'>>;
 
 /** A kind of channel: how its settings look and how it sends. */
 export interface Provider<S> {

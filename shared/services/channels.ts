@@ -10,6 +10,7 @@ import { parseChannelSettings, validateChannelValue } from '../notify/kinds.js';
 import type { GroupSettings } from '../notify/providers/group.js';
 import { AppError } from '../errors.js';
 import { unassignChannel } from '../checks/store.js';
+import { unconfirmedAfter } from './email-channels.js';
 
 /** What {@link createChannel} needs. */
 export interface ChannelInput {
@@ -27,11 +28,13 @@ export interface ChannelInput {
  *
  * @param input - The channel; `kind` and `value` are validated by `validateChannelValue`.
  * @param now - Creation moment (`created`, which orders channel lists).
+ * @param confirmed - An `email` channel's addresses count as confirmed (`hc-admin channel create --confirmed`);
+ *   otherwise they are stored `unconfirmed` and the caller mails each its confirmation (email-channels.ts).
  * @returns The stored channel.
  * @throws AppError(400) for a bad kind or value (a group's members too, see {@link assertGroupMembers});
  *   AppError(404) `project not found: <id>`.
  */
-export async function createChannel(input: ChannelInput, now: Date = new Date()): Promise<ChannelDoc> {
+export async function createChannel(input: ChannelInput, now: Date = new Date(), confirmed = false): Promise<ChannelDoc> {
   const value = validateChannelValue(input.kind, input.value);
   const project = await Project.exists({ _id: input.projectId });
   if (!project) throw new AppError(404, `project not found: ${input.projectId}`);
@@ -43,6 +46,7 @@ export async function createChannel(input: ChannelInput, now: Date = new Date())
     kind: input.kind,
     value,
     created: now,
+    unconfirmed: confirmed ? [] : unconfirmedAfter(null, input.kind, value),
   });
   return channel.toObject();
 }
@@ -83,16 +87,25 @@ export async function listChannels(projectId: string): Promise<ChannelDoc[]> {
 export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'kind' | 'value' | 'disabled'>>;
 
 /**
- * Changes a channel; a new `kind` or `value` is validated together by `validateChannelValue`.
+ * Changes a channel; a new `kind` or `value` is validated together by `validateChannelValue`, and an email address
+ * it adds is stored unconfirmed (the caller mails it, see {@link newAddresses}).
  * @returns The channel after the change.
  * @throws AppError(400) for a bad kind or value; AppError(404) `channel not found: <id>`.
  */
-export async function updateChannel(channel: Pick<ChannelDoc, '_id' | 'kind' | 'value'>, change: ChannelChange): Promise<ChannelDoc> {
-  const set: ChannelChange = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
-  if (change.kind !== undefined || change.value !== undefined) set.value = validateChannelValue(change.kind ?? channel.kind, change.value ?? channel.value);
+export async function updateChannel(channel: Pick<ChannelDoc, '_id' | 'kind' | 'value' | 'unconfirmed'>, change: ChannelChange): Promise<ChannelDoc> {
+  const set: ChannelChange & Pick<ChannelDoc, 'unconfirmed'> = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  if (change.kind !== undefined || change.value !== undefined) {
+    set.value = validateChannelValue(change.kind ?? channel.kind, change.value ?? channel.value);
+    set.unconfirmed = unconfirmedAfter(channel, change.kind ?? channel.kind, set.value);
+  }
   const updated = await Channel.findOneAndUpdate({ _id: channel._id }, { $set: set }, { returnDocument: 'after' }).lean<ChannelDoc>();
   if (!updated) throw new AppError(404, `channel not found: ${channel._id}`);
   return updated;
+}
+
+/** The unconfirmed addresses `after` has that `before` did not (none new: `[]`): the ones to mail a confirmation. */
+export function newAddresses(before: Pick<ChannelDoc, 'unconfirmed'> | null, after: Pick<ChannelDoc, 'unconfirmed'>): string[] {
+  return (after.unconfirmed ?? []).filter((address) => !(before?.unconfirmed ?? []).includes(address));
 }
 
 /**

@@ -105,3 +105,51 @@ export async function changePassword(userId: string, current: unknown, next: unk
   ).lean<UserDoc>();
   return updated?.sessionEpoch ?? 0;
 }
+
+/** The user with this address (normalised first), or null: unknown, or not an address at all. */
+export async function userByEmail(email: unknown): Promise<UserDoc | null> {
+  try {
+    return await User.findOne({ email: normaliseEmail(email) }).lean<UserDoc>();
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
+
+/**
+ * Sets a new password without the current one (a reset link proved the address) and raises the session epoch,
+ * signing out every session; only while the user still has `epoch` and `email` (one guarded write).
+ * @returns The new session epoch, for the session the reset starts.
+ * @throws AppError(400) for a password outside the limits; AppError(410) when the account changed meanwhile.
+ */
+export async function resetPassword(user: Pick<UserDoc, '_id' | 'email' | 'sessionEpoch'>, password: unknown): Promise<number> {
+  assertPassword(password);
+  const passwordHash = await argon2.hash(password);
+  const updated = await User.findOneAndUpdate(
+    { _id: user._id, email: user.email, sessionEpoch: user.sessionEpoch ?? 0 },
+    { $set: { passwordHash }, $inc: { sessionEpoch: 1 } },
+    { returnDocument: 'after' },
+  ).lean<UserDoc>();
+  if (!updated) throw new AppError(410, 'this link no longer works: the account changed its password or address since it was sent');
+  return updated.sessionEpoch ?? 0;
+}
+
+/**
+ * Changes a user's address to `newEmail` (normalised), while the user still has `email`.
+ * @returns False when the address belongs to an account now (callers must not tell who asked).
+ * @throws AppError(410) when the account's address changed meanwhile.
+ */
+export async function changeEmail(user: Pick<UserDoc, '_id' | 'email'>, newEmail: string): Promise<boolean> {
+  const address = normaliseEmail(newEmail);
+  // Looked up first as well: the unique index settles a race, but some MongoDB-compatible servers report that
+  // violation on an update as an internal error rather than 11000.
+  if (await User.exists({ email: address })) return false;
+  try {
+    const updated = await User.updateOne({ _id: user._id, email: user.email }, { $set: { email: address } });
+    if (updated.matchedCount === 0) throw new AppError(410, 'this link no longer works: the account changed its address since it was sent');
+    return true;
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) return false;
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 /**
- * Security keys and passkeys as second factors (issue 31 item 3; README, Web app), through @simplewebauthn/server:
+ * Security keys and passkeys as second factors (issue 31 item 3; README, Web app), through \@simplewebauthn/server:
  * the relying party is the site of BASE_URL (its host name is the RP ID, its origin the only accepted origin), each
  * challenge is used once (kept in the session by the caller), and an assertion's signature counter must grow, checked
  * and stored by one write guarded on the user's keys as read, so a cloned key or a replayed assertion is refused.
@@ -107,7 +107,7 @@ export async function verifySecurityKey(userId: string, answer: string, challeng
     expectedChallenge: challenge,
     expectedOrigin: rp.origin,
     expectedRPID: rpIdOf(rp),
-    credential: { id: String(key._id), publicKey: Buffer.from(key.publicKey ?? '', 'base64url'), counter: key.counter ?? 0, transports: key.transports as never },
+    credential: { id: String(key._id), publicKey: Buffer.from(key.publicKey ?? '', 'base64url'), counter: key.counter ?? 0, transports: key.transports },
     requireUserVerification: false,
   }).catch(() => null);
   if (!result?.verified) return false;

@@ -9,11 +9,11 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createWebHandler } from '../../server/app.js';
+import type { WebOptions } from '../../server/pages/options.js';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';
 import { webOptions } from './web.js';
-import type { WebOptions } from '../../server/pages/options.js';
 
 /** The browser binary: CHROMIUM_PATH, or Debian's package (scripts/provision.sh test installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -26,6 +26,8 @@ export function webOptions(overrides: Partial<WebOptions> = {}): WebOptions {
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: 0,
     sso: { oidc: null, remoteUserHeader: null, passwordSignIn: true },
+    smtpUrl: config.notify.smtpUrl,
+    fromEmail: config.notify.fromEmail,
     ...overrides,
   };
 }

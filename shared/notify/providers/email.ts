@@ -1,11 +1,14 @@
 /**
- * `email` through the relay at `config.smtpUrl` to the value's address(es); SMTP 4xx and connection errors are
- * retried, 5xx (mailbox unknown, relay refused) are not.
+ * `email` through the relay at `config.smtpUrl` to the value's confirmed address(es), one message each with its
+ * one-click unsubscribe (RFC 8058 `List-Unsubscribe` and `List-Unsubscribe-Post`); SMTP 4xx and connection errors
+ * are retried, 5xx (mailbox unknown, relay refused) and a channel without a confirmed address are not.
  */
 import Joi from 'joi';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { NotifyConfig } from '../../config.js';
+import { addressToken, splitAddresses } from '../address-links.js';
 import { escapeHtml, labelOf, textOf, statusWordOf } from '../message.js';
-import { DeliveryError, type Provider } from '../types.js';
+import { DeliveryError, type Alert, type Provider } from '../types.js';
 
 /** Settings of an email channel. */
 export interface EmailSettings {
@@ -27,11 +30,19 @@ function deliveryErrorOf(err: unknown): DeliveryError {
   return new DeliveryError(`smtp: ${message}`, failure.code !== 'EENVELOPE');
 }
 
+/** The message to one address; with the unsubscribe link of a stored channel (`channelId`). */
+function messageTo(to: string, alert: Alert, config: NotifyConfig, channelId: string | undefined): SendMailOptions {
+  const unsubscribe = channelId && `${config.baseUrl}/integrations/unsubscribe/${addressToken('unsubscribe', channelId, to, config.secretKey)}`;
+  const text = unsubscribe ? `${textOf(alert)}\n\nStop these alerts to this address: ${unsubscribe}\n` : textOf(alert);
+  const headers = unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined;
+  return { from: config.fromEmail, to, subject: `${statusWordOf(alert)} | ${labelOf(alert)}`, text, html: `<pre>${escapeHtml(text)}</pre>`, headers };
+}
+
 /** The `email` kind. */
 export const email: Provider<EmailSettings> = {
   main: 'address',
   schema: Joi.object({ address: Joi.string().email({ tlds: false, multiple: true }).required() }),
-  async send({ settings, alert, config, signal }) {
+  async send({ settings, alert, config, signal, channel }) {
     const timeoutMs = config.attemptTimeoutMs;
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,
@@ -43,14 +54,12 @@ export const email: Provider<EmailSettings> = {
       // deliver() aborts the signal with the DeliveryError of the attempt's timeout.
       signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
     });
-    const text = textOf(alert);
-    const sending = transport.sendMail({
-      from: config.fromEmail,
-      to: settings.address,
-      subject: `${statusWordOf(alert)} | ${labelOf(alert)}`,
-      text,
-      html: `<pre>${escapeHtml(text)}</pre>`,
-    });
+    const unconfirmed = channel.unconfirmed ?? [];
+    const recipients = splitAddresses(settings.address).filter((address) => !unconfirmed.includes(address));
+    if (recipients.length === 0) throw new DeliveryError('email address not confirmed by its owner yet', false);
+    const sending = (async () => {
+      for (const to of recipients) await transport.sendMail(messageTo(to, alert, config, channel._id));
+    })();
     try {
       await Promise.race([sending.catch((err: unknown) => Promise.reject(deliveryErrorOf(err))), aborted]);
     } finally {

@@ -55,13 +55,13 @@ describe('single sign-on', () => {
     expect(bad.status).to.equal(400);
   });
 
-  it('turns password sign-in (and sign-up) off beside single sign-on', async () => {
+  it('turns password sign-in (and sign-up, reset and mailed links) off beside single sign-on', async () => {
     await buildUser('ann@example.org');
     const oidc = { issuer: 'https://sso.example.org', clientId: 'x', clientSecret: 'y', allowedDomains: [], label: 'Company SSO' };
     const agent = webAgent({ trustProxy: 1, registrationOpen: true, sso: { oidc, remoteUserHeader: 'x-forwarded-email', passwordSignIn: false } });
     const page = await agent.get('/signin/');
     expect(page.text).to.contain('Company SSO').and.not.contain('id="password"');
-    expect((await agent.get('/signup/')).status).to.equal(404);
+    for (const path of ['/signup/', '/signin/reset/', '/signin/link/']) expect((await agent.get(path)).status, path).to.equal(404);
     // A form token of this session: from a page shown to the person the proxy names.
     const _csrf = csrfOf((await agent.get('/projects/').set('X-Forwarded-Email', 'bob@example.org')).text);
     const res = await agent.post('/signin/').type('form').send({ _csrf, email: 'ann@example.org', password: PASSWORD });

@@ -23,11 +23,18 @@ describe('email provider', () => {
       .and.contain(`Details: ${sampleAlert().detailsUrl}`);
   });
 
-  it('sends one message to every address of a list, subject UP on recovery', async () => {
+  it('sends a message of its own to every address of a list (each its own unsubscribe link), subject UP on recovery', async () => {
     smtp = await startSmtp();
     const alert = sampleAlert({ status: 'up', reason: '', name: '' });
     await deliver({ kind: 'email', value: 'a@example.org,b@example.org' }, alert, testNotifyConfig('', { smtpUrl: smtp.url }));
-    expect([smtp.messages[0]?.to, smtp.messages[0]?.mail.subject]).to.deep.equal([['a@example.org', 'b@example.org'], `UP | ${alert.checkId}`]);
+    expect(smtp.messages.map((m) => [m.to, m.mail.subject])).to.deep.equal([[['a@example.org'], `UP | ${alert.checkId}`], [['b@example.org'], `UP | ${alert.checkId}`]]);
+  });
+
+  it('refuses, without retrying, a channel whose addresses are all unconfirmed', async () => {
+    smtp = await startSmtp();
+    const channel = { kind: 'email', value: 'new@example.org', unconfirmed: ['new@example.org'] };
+    const err = await deliver(channel, sampleAlert(), testNotifyConfig('', { smtpUrl: smtp.url })).then(() => null, (e: unknown) => e as DeliveryError);
+    expect([err?.message, err?.retryable, smtp.messages.length]).to.deep.equal(['email address not confirmed by its owner yet', false, 0]);
   });
 
   it('does not retry a 5xx refusal', async () => {

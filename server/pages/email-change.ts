@@ -1,0 +1,73 @@
+/**
+ * Changing an account's address (README, Web app): asked on the account page with the password, confirmed by a link
+ * mailed to the new address; until then the old address stays. An address that has an account gets a notice instead
+ * of a link, and the page answers the same either way, so nobody learns which addresses have one. The old address is
+ * told once the change is made.
+ */
+import { Router, type Request, type Response } from 'express';
+import { logger } from '../../shared/logger.js';
+import { config } from '../../shared/config.js';
+import { authenticate, changeEmail, normaliseEmail, userByEmail } from '../../shared/services/users.js';
+import { issueLink, usableLink, useLink } from '../../shared/services/account-links.js';
+import type { UserDoc } from '../../shared/models/user.js';
+import { AppError } from '../../shared/errors.js';
+import type { Clock } from '../../shared/clock.js';
+import type { WebOptions } from './options.js';
+import type { AccountLimits } from './limits.js';
+import { currentUser, render } from './render.js';
+import { requireUser } from './guard.js';
+import { fieldOf } from './forms.js';
+import { accountPage } from './account-page.js';
+import type { UserSessions } from './sessions.js';
+import { sendServiceMail } from '../../shared/mail.js';
+
+const log = logger.child({ module: 'email-change' });
+
+/** Mails the new address its link, or a notice when it has an account already. Runs after the answer was sent. */
+async function mailConfirmation(user: UserDoc, address: string, options: WebOptions, now: Date): Promise<void> {
+  const site = config.siteName;
+  if (await userByEmail(address)) {
+    const paragraphs = [`Someone asked to move an account on ${site} to this address, but this address has an account already, so nothing changed.`, 'If it was you, sign in with this address instead.'];
+    return sendServiceMail(options, { to: address, subject: `Address change refused · ${site}`, paragraphs });
+  }
+  const token = await issueLink('email', user, now, options.secretKey, address);
+  const paragraphs = [`Someone, hopefully you, asked to use this address for their account on ${site}. The link works once, for 24 hours.`, 'If it was not you, ignore this mail: nothing changes.'];
+  await sendServiceMail(options, { to: address, subject: `Confirm your new address · ${site}`, paragraphs, link: { href: `${options.baseUrl}/account/email/${token}`, label: 'Confirm this address' } });
+}
+
+/** Routes of `/account/email` and its links. */
+export function emailChangeRouter(options: WebOptions, limits: AccountLimits, sessions: UserSessions, clock: Clock): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const refuse = (req: Request, res: Response, error: string, status: number) => accountPage(req, res, sessions, { emailError: error, newEmail: fieldOf(req, 'email') }, status);
+
+  router.post('/account/email', requireUser, async (req, res) => {
+    const user = currentUser(res) as UserDoc;
+    let address: string;
+    try {
+      address = normaliseEmail(fieldOf(req, 'email'));
+    } catch {
+      return refuse(req, res, 'Enter a valid email address.', 400);
+    }
+    if (!(await limits.confirm(req, address))) return refuse(req, res, 'Too many confirmations asked for this address or from here. Wait an hour, then try again.', 429);
+    if (!(await authenticate(user.email, fieldOf(req, 'password')))) return refuse(req, res, 'The current password is wrong.', 400);
+    if (address === user.email) return refuse(req, res, 'This is your address already.', 400);
+    mailConfirmation(user, address, options, clock()).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot mail an address confirmation'));
+    req.session.notice = `We emailed a link to ${address}: open it to make it your address. Until then your address stays ${user.email}.`;
+    res.redirect(303, '/account/');
+  });
+
+  router.get('/account/email/:token', async (req, res) => {
+    const { link, user } = await usableLink('email', String(req.params.token), clock(), options.secretKey);
+    const text = `Change the address of your account from ${user.email} to ${link.newEmail}?`;
+    render(req, res, 'link-confirm', { title: 'Confirm your new address', heading: 'Confirm your new address', text, action: `/account/email/${String(req.params.token)}`, button: 'Use this address' });
+  });
+  router.post('/account/email/:token', async (req, res) => {
+    const { link, user } = await useLink('email', String(req.params.token), clock(), options.secretKey);
+    if (!(await changeEmail(user, link.newEmail))) throw new AppError(409, 'this address cannot be used: it belongs to an account now');
+    const paragraphs = [`The address of your account on ${config.siteName} is now ${link.newEmail}; mail for the account goes there.`, 'If you did not make this change, contact the site\'s operator.'];
+    sendServiceMail(options, { to: user.email, subject: `Your address was changed · ${config.siteName}`, paragraphs }).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot tell the old address'));
+    req.session.notice = `Your address is now ${link.newEmail}.`;
+    res.redirect(303, currentUser(res)?._id === user._id ? '/account/' : '/signin/');
+  });
+  return router;
+}
