@@ -36,6 +36,8 @@ async function main(): Promise<void> {
   const journal = await openPingJournal(journalRedis, { clock: systemClock, queues });
   const http = await listen(createWebHandler({ clock: systemClock, redis, queues, journal }), config.port);
   log.info({ port: http.port }, 'listening');
+  // This process speaks plain HTTP: an https BASE_URL means a proxy, whose X-Forwarded-Proto the Secure cookie needs.
+  if (config.baseUrl.startsWith('https:') && config.trustProxy === 0) log.warn('BASE_URL is https but TRUST_PROXY is 0: sessions cannot sign in behind the proxy; set TRUST_PROXY=1');
   onShutdown(async () => {
     await http.close();
     await journal.stop();

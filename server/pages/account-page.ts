@@ -76,6 +76,8 @@ export function accountPageRouter(sessions: UserSessions): Router {
     }
     await User.deleteOne({ _id: user._id });
     await sessions.end(req, user._id, 'all');
+    // This request's session too, so nothing written while answering saves it again.
+    await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
     res.clearCookie('hc_session', { path: '/' });
     res.locals.user = undefined;
     render(req, res, 'account-closed', { title: 'Account closed', email: user.email });

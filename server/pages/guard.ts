@@ -64,7 +64,7 @@ export function projectAccess(need: keyof typeof CAN): RequestHandler {
     const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
     if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
     if (project.requireSecondFactor && !hasSecondFactor(user)) {
-      req.session.notice = `The project “${project.name}” asks every member for a second factor: add an authenticator app to open it.`;
+      req.session.notice = `The project “${project.name}” asks every member for a second factor: add an authenticator app (or a security key, from your account page) to open it.`;
       res.redirect(303, '/account/two-factor/totp');
       return;
     }

@@ -18,7 +18,7 @@ import { accountRouter } from './account.js';
 import { recoveryRouter } from './recovery.js';
 import { emailChangeRouter } from './email-change.js';
 import { accountPageRouter } from './account-page.js';
-import { touchSession, UserSessions } from './sessions.js';
+import { UserSessions } from './sessions.js';
 import { twoFactorRouter } from './two-factor.js';
 import { securityKeysRouter } from './security-keys.js';
 import { oidcRouter, remoteUser } from './sso.js';
@@ -97,8 +97,8 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
-  pages.use(touchSession(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
+  pages.use(sessions.touch(deps.clock));
   pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));
   pages.use(oidcRouter(options, sessions, deps.clock));
   const limits = accountLimits(deps.redis, options);

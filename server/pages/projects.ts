@@ -74,7 +74,7 @@ export function projectsRouter(clock: Clock): Router {
     res.redirect(303, '/projects/');
   });
 
-  router.post('/projects/:projectId/settings/second-factor', projectAccess('manage'), async (req, res) => {
+  router.post('/projects/:projectId/settings/second-factor', projectAccess('manage'), sudo, async (req, res) => {
     const { project } = accessOf(res);
     const required = fieldOf(req, 'require') === 'yes';
     if (required && !hasSecondFactor(currentUser(res)!)) {

@@ -83,13 +83,14 @@ export class UserSessions {
   }
 
   /**
-   * Ends the user's sessions whose page id is in `ids` (every other one when `ids` is `'others'`, every one when `'all'`).
+   * Ends the user's sessions whose page id is in `ids` (never the current one; every other one when `ids` is
+   * `'others'`; every one when `'all'`, the caller then destroying the current one with `req.session.destroy`).
    * @returns How many were ended.
    */
   async end(req: Request, userId: string, ids: string[] | 'others' | 'all'): Promise<number> {
     const key = this.keyOf(userId);
     const chosen = (await this.redis.smembers(key)).filter((sid) =>
-      ids === 'all' ? true : ids === 'others' ? sid !== req.sessionID : ids.includes(this.idOf(sid)),
+      ids === 'all' ? true : sid !== req.sessionID && (ids === 'others' || ids.includes(this.idOf(sid))),
     );
     await Promise.all(chosen.map((sid) => new Promise<void>((resolve, reject) => req.sessionStore.destroy(sid, (err) => (err ? reject(err as Error) : resolve())))));
     if (chosen.length > 0) await this.redis.srem(key, ...chosen);
@@ -99,13 +100,20 @@ export class UserSessions {
   private get(store: Store, sid: string): Promise<SessionData | null | undefined> {
     return new Promise((resolve, reject) => store.get(sid, (err, data) => (err ? reject(err as Error) : resolve(data))));
   }
-}
 
-/** Notes a signed-in request's time in its session, at most once per {@link SEEN_EVERY_MS}. */
-export function touchSession(now: () => Date): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    const ms = now().getTime();
-    if (res.locals.user && req.session && ms - (req.session.seen ?? 0) >= SEEN_EVERY_MS) req.session.seen = ms;
-    next();
-  };
+  /**
+   * Notes a signed-in request's time in its session at most once per {@link SEEN_EVERY_MS}, and keeps the user's set
+   * of sessions as long as the sessions it lists (each lives {@link SESSION_TTL_MS} from its last request).
+   */
+  touch(now: () => Date): RequestHandler {
+    return async (req: Request, res: Response, next) => {
+      const ms = now().getTime();
+      const userId = req.session?.userId;
+      if (res.locals.user && userId && ms - (req.session.seen ?? 0) >= SEEN_EVERY_MS) {
+        req.session.seen = ms;
+        await this.redis.pexpire(this.keyOf(userId), SESSION_TTL_MS);
+      }
+      next();
+    };
+  }
 }

@@ -6,6 +6,7 @@
  * no one in.
  */
 import { randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
 import { AppError } from '../../shared/errors.js';
@@ -15,6 +16,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { OidcConfig } from '../../shared/config-sso.js';
 import { logger } from '../../shared/logger.js';
 import { currentUser, render } from './render.js';
+import { awaitSecondFactor } from './two-factor.js';
+import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { safeNext } from './forms.js';
 import type { UserSessions } from './sessions.js';
 import type { WebOptions } from './options.js';
@@ -24,16 +27,28 @@ const log = logger.child({ module: 'sso' });
 const AT_PROVIDER_MS = 10 * 60_000;
 
 /**
- * The account of a person the identity provider (or the proxy) vouches for: found by address, or made with a random
- * password nobody knows (they sign in through the provider; a reset by email can set one).
+ * The account of a person the identity provider (or the proxy) vouches for: found by address (taken over the first
+ * time, see below), or made with a random password nobody knows (they sign in through the provider; a reset link by
+ * mail can set one).
  * @throws AppError(400) for an address that is not one.
  */
 export async function userForSso(email: string, now: Date): Promise<UserDoc> {
   const address = normaliseEmail(email);
   const found = await User.findOne({ email: address }).lean<UserDoc>();
-  if (found) return found;
+  if (found?.ssoLinked) return found;
+  if (found) {
+    // The first sign-in through single sign-on into an account made otherwise (open sign-up, an invitation link the
+    // inviter also saw): whoever made it may not be the address's owner, so its password, second factors and
+    // sessions go; the owner sets a password again by a mailed reset link if they want one.
+    const taken = await User.findOneAndUpdate(
+      { _id: found._id, ssoLinked: { $ne: true } },
+      { $set: { ssoLinked: true, passwordHash: await argon2.hash(randomBytes(24).toString('base64url')), totp: [], webauthn: [], recoveryCodes: [] }, $inc: { sessionEpoch: 1 } },
+      { returnDocument: 'after' },
+    ).lean<UserDoc>();
+    return taken ?? (await User.findById(found._id).lean<UserDoc>()) ?? found;
+  }
   await createUser(address, randomBytes(24).toString('base64url'), now);
-  const made = await User.findOne({ email: address }).lean<UserDoc>();
+  const made = await User.findOneAndUpdate({ email: address }, { $set: { ssoLinked: true } }, { returnDocument: 'after' }).lean<UserDoc>();
   if (!made) throw new Error(`no account for ${address} right after making it`);
   return made;
 }
@@ -91,7 +106,9 @@ export function oidcRouter(options: WebOptions, sessions: UserSessions, clock: C
     let claims: Record<string, unknown> | undefined;
     try {
       const provider = await configuration();
-      const tokens = await oidc.authorizationCodeGrant(provider, new URL(req.originalUrl, options.baseUrl), {
+      // The registered redirect URI with the answer's query (BASE_URL may have a path the request's URL does not show).
+      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      const tokens = await oidc.authorizationCodeGrant(provider, new URL(`${redirectUri}${query}`), {
         pkceCodeVerifier: started.verifier,
         expectedState: started.state,
         expectedNonce: started.nonce,
@@ -99,7 +116,7 @@ export function oidcRouter(options: WebOptions, sessions: UserSessions, clock: C
       });
       const idToken = tokens.claims();
       // Many providers put the address in the UserInfo answer only, not in the ID token.
-      claims = (idToken?.email === undefined && idToken ? await oidc.fetchUserInfo(provider, tokens.access_token, idToken.sub) : idToken) as Record<string, unknown> | undefined;
+      claims = idToken?.email === undefined && idToken ? await oidc.fetchUserInfo(provider, tokens.access_token, idToken.sub) : idToken;
     } catch (err) {
       return refused(req, res, `the identity provider’s answer did not check out (${(err as Error).message})`);
     }
@@ -107,6 +124,8 @@ export function oidcRouter(options: WebOptions, sessions: UserSessions, clock: C
     const domain = claims.email.split('@').pop()?.toLowerCase() ?? '';
     if (settings.allowedDomains.length > 0 && !settings.allowedDomains.includes(domain)) return refused(req, res, `addresses at ${domain} may not sign in here`);
     const user = await userForSso(claims.email, clock());
+    // The provider vouches for the address, not for this site's second factor: one enrolled here is still asked for.
+    if (hasSecondFactor(user)) return res.redirect(303, await awaitSecondFactor(req, user, started.next, clock()));
     await sessions.signIn(req, user, clock());
     res.redirect(303, started.next);
   });

@@ -101,7 +101,7 @@ export function twoFactorRouter(options: WebOptions, sessions: UserSessions, lim
   });
   router.post('/account/two-factor/factors/:factorId/remove', requireUser, sudo, async (req, res) => {
     await removeFactor(currentUser(res)!._id, String(req.params.factorId));
-    req.session.notice = 'Authenticator app removed.';
+    req.session.notice = 'Second factor removed.';
     res.redirect(303, '/account/');
   });
   router.post('/account/two-factor/recovery-codes', requireUser, sudo, async (req, res) => {

@@ -20,6 +20,8 @@ const userSchema = new Schema(
       type: [{ _id: String, name: String, publicKey: String, counter: Number, transports: [String], created: Date }],
       default: [],
     },
+    /** Signed in through single sign-on at least once: the account is the address owner's (server/pages/sso.ts). */
+    ssoLinked: { type: Boolean, default: false },
     /** SHA-256 hex digests of the unused one-time recovery codes. */
     recoveryCodes: { type: [String], default: [] },
   },

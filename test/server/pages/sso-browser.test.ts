@@ -9,7 +9,8 @@ import { launchBrowser, serveApp, type Served } from '../../helpers/browser.js';
 import { WebPage } from '../../helpers/pages.js';
 import { freePort } from '../../helpers/services.js';
 import { OIDC_CLIENT, startOidcProvider, type TestProvider } from '../../helpers/oidc-provider.js';
-import { buildUser } from '../../helpers/web.js';
+import { buildUser, PASSWORD } from '../../helpers/web.js';
+import { authenticate } from '../../../shared/services/users.js';
 import { User } from '../../../shared/models/user.js';
 
 /** Presses the sign-in page's single sign-on button and logs in at the provider's development pages as `login`. */
@@ -53,12 +54,26 @@ describe('single sign-on in a browser', function () {
     expect(await web.text('nav[aria-label="Account"] a[href="/account/"]')).to.equal('newcomer@example.org');
     expect(await User.countDocuments({ email: 'newcomer@example.org' })).to.equal(1);
 
+    // An account made otherwise (here with a password someone else may know) is taken over at its first single
+    // sign-on: same account, but its password no longer signs in.
     const ann = await buildUser('ann@example.org');
     const other = await WebPage.open(browser, app.origin);
     await signInAtProvider(other, 'ann');
     expect(other.path()).to.equal('/projects/');
     expect((await User.find({ email: 'ann@example.org' }).lean()).map((u) => u._id)).to.deep.equal([ann._id]);
+    expect(await authenticate('ann@example.org', PASSWORD)).to.equal(null);
     expect([...web.errors, ...other.errors]).to.deep.equal([]);
+  });
+
+  it('asks a person who enrolled a second factor here for it after the provider', async () => {
+    const web = await WebPage.open(browser, app.origin);
+    await signInAtProvider(web, 'carol');
+    await User.updateOne({ email: 'carol@example.org' }, { $set: { totp: [{ _id: 'app', name: 'Phone', secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', created: new Date() }] } });
+    const again = await WebPage.open(browser, app.origin);
+    await signInAtProvider(again, 'carol');
+    expect(again.path()).to.equal('/signin/two-factor');
+    await again.goto('/projects/');
+    expect(again.path()).to.equal('/signin/');
   });
 
   it('refuses an address the provider does not vouch for, and one outside the allowed domains, signing no one in', async () => {
