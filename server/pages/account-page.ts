@@ -42,7 +42,7 @@ export function accountPageRouter(sessions: UserSessions): Router {
     res.redirect(303, '/account/');
   });
 
-  router.post('/projects/:projectId/leave', projectAccess('read'), async (req, res) => {
+  router.post('/projects/:projectId/leave', projectAccess('read', { leaving: true }), async (req, res) => {
     const { project } = accessOf(res);
     try {
       await removeMember(project._id, currentUser(res)?._id ?? '');
@@ -63,10 +63,13 @@ export function accountPageRouter(sessions: UserSessions): Router {
     if (!(await authenticate(user.email, fieldOf(req, 'password')))) return closePage(req, res, 'The password is wrong.', 400);
     const sole = await soleOwned(user._id);
     if (sole.length > 0 && !ticked(req, 'delete_projects')) return closePage(req, res, 'Tick the box to delete the projects only you own, or give them another owner first.', 400);
-    // The projects named on the page go with the account; memberships elsewhere are left (each keeps its other owners).
-    for (const project of sole) await deleteProject(project._id);
-    const rest = await Membership.find({ userId: user._id }).lean<MembershipDoc[]>();
-    for (const membership of rest) {
+    // Only the projects the page named go with the account: one left to the user alone since then stops the closing.
+    const named = new Set(listOf(req, 'project'));
+    if (sole.some((project) => !named.has(project._id))) return closePage(req, res, 'A project has just been left to you alone: decide about it below, then close again.', 409);
+    // Leave the other projects first (each keeps its other owners), then delete the named ones.
+    const soleIds = new Set(sole.map((project) => project._id));
+    for (const membership of await Membership.find({ userId: user._id }).lean<MembershipDoc[]>()) {
+      if (soleIds.has(membership.projectId)) continue;
       try {
         await removeMember(membership.projectId, user._id);
       } catch (err) {
@@ -74,6 +77,7 @@ export function accountPageRouter(sessions: UserSessions): Router {
         throw err;
       }
     }
+    for (const project of sole) await deleteProject(project._id);
     await User.deleteOne({ _id: user._id });
     await sessions.end(req, user._id, 'all');
     // This request's session too, so nothing written while answering saves it again.

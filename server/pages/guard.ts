@@ -49,10 +49,10 @@ export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-wri
 
 /**
  * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN); a member
- * without a second factor in a project that requires one is sent to add one.
+ * without a second factor in a project that requires one is sent to add one (except to leave it: `leaving`).
  * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak.
  */
-export function projectAccess(need: keyof typeof CAN): RequestHandler {
+export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const user = currentUser(res);
     if (!user) {
@@ -63,7 +63,7 @@ export function projectAccess(need: keyof typeof CAN): RequestHandler {
     const role = UUID_RE.test(projectId) ? await roleOf(projectId, user._id) : null;
     const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
     if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
-    if (project.requireSecondFactor && !hasSecondFactor(user)) {
+    if (project.requireSecondFactor && !hasSecondFactor(user) && !leaving) {
       req.session.notice = `The project “${project.name}” asks every member for a second factor: add an authenticator app (or a security key, from your account page) to open it.`;
       res.redirect(303, '/account/two-factor/totp');
       return;

@@ -71,6 +71,17 @@ describe('account page: sessions', () => {
 });
 
 describe('account page: leaving a project and closing the account', () => {
+  it('lets a member without a second factor leave a project that requires one', async () => {
+    const { project } = await buildProject({ name: 'Strict' });
+    await join(project._id, await buildUser('own@example.org'), 'owner');
+    await join(project._id, await buildUser('bob@example.org'), 'rw');
+    await Project.updateOne({ _id: project._id }, { $set: { requireSecondFactor: true } });
+    const member = await signedIn('bob@example.org', 'y');
+    const left = await member.post(`/projects/${project._id}/leave`).type('form').send({ _csrf: csrfOf((await member.get('/account/')).text) });
+    expect([left.status, left.headers.location]).to.deep.equal([303, '/projects/']);
+    expect(await Membership.countDocuments({ projectId: project._id })).to.equal(1);
+  });
+
   it('leaves a project, but never as its last owner', async () => {
     const { project } = await buildProject({ name: 'Backups' });
     const ann = await buildUser('ann@example.org');
@@ -106,7 +117,14 @@ describe('account page: leaving a project and closing the account', () => {
     expect([wrong.status, unticked.status]).to.deep.equal([400, 400]);
     expect(unticked.text).to.contain('Tick the box to delete the projects only you own');
     expect(await User.countDocuments({ email: 'ann@example.org' })).to.equal(1);
-    const closed = await agent.post('/account/close').type('form').send({ _csrf, password: PASSWORD, delete_projects: 'yes' });
+    // A project left to the user alone after the page was shown stops the closing; nothing is deleted.
+    const later = await buildProject({ name: 'Left to me later' });
+    await join(later.project._id, ann, 'owner');
+    const unnamed = await agent.post('/account/close').type('form').send({ _csrf, password: PASSWORD, delete_projects: 'yes', project: mine.project._id });
+    expect(unnamed.status).to.equal(409);
+    expect(await Project.exists({ _id: mine.project._id })).not.to.equal(null);
+    const named = [mine.project._id, later.project._id];
+    const closed = await agent.post('/account/close').type('form').send({ _csrf, password: PASSWORD, delete_projects: 'yes', project: named });
     expect(closed.status).to.equal(200);
     expect(closed.text).to.contain('is closed and signed out everywhere');
     expect(await User.countDocuments({ email: 'ann@example.org' })).to.equal(0);
