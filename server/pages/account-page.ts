@@ -15,6 +15,7 @@ import { projectAccess, requireUser, ROLE_LABELS, accessOf } from './guard.js';
 import { currentUser, render } from './render.js';
 import { fieldOf, listOf, ticked } from './forms.js';
 import type { UserSessions } from './sessions.js';
+import type { AccountLimits } from './limits.js';
 
 /** The projects whose only owner is `userId`, by name. */
 async function soleOwned(userId: string): Promise<ProjectDoc[]> {
@@ -31,7 +32,7 @@ export async function accountPage(req: Request, res: Response, sessions: UserSes
 }
 
 /** Routes of the account page's sessions, projects and closing. */
-export function accountPageRouter(sessions: UserSessions): Router {
+export function accountPageRouter(sessions: UserSessions, limits: AccountLimits): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/account/', requireUser, (req, res) => accountPage(req, res, sessions));
 
@@ -60,6 +61,7 @@ export function accountPageRouter(sessions: UserSessions): Router {
   router.get('/account/close', requireUser, (req, res) => closePage(req, res));
   router.post('/account/close', requireUser, async (req, res) => {
     const user = currentUser(res)!;
+    if (!(await limits.secondFactor(req, user._id))) return closePage(req, res, 'Too many attempts. Wait a minute, then try again.', 429);
     if (!(await authenticate(user.email, fieldOf(req, 'password')))) return closePage(req, res, 'The password is wrong.', 400);
     const sole = await soleOwned(user._id);
     if (sole.length > 0 && !ticked(req, 'delete_projects')) return closePage(req, res, 'Tick the box to delete the projects only you own, or give them another owner first.', 400);

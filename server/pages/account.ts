@@ -93,6 +93,8 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, sessi
 
   router.post('/account/password', requireUser, async (req, res) => {
     const user = currentUser(res);
+    // A stolen session must not guess the current password without bound.
+    if (!(await limiter.secondFactor(req, user?._id ?? ''))) return accountPage(req, res, sessions, { error: TOO_MANY }, 429);
     try {
       req.session.epoch = await changePassword(user?._id ?? '', fieldOf(req, 'current'), fieldOf(req, 'password'));
     } catch (err) {

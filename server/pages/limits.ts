@@ -44,7 +44,7 @@ export interface AccountLimits {
   link: AttemptLimit;
   /** An address confirmation mail (a new account address, an email integration's address). */
   confirm: AttemptLimit;
-  /** Keyed by user id: a code typed at the second step or to confirm a change. */
+  /** Keyed by user id: a code typed at the second step or to confirm a change, and the password typed to change it or close the account. */
   secondFactor: AttemptLimit;
 }
 

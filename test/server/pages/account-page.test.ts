@@ -5,6 +5,7 @@ import { Membership } from '../../../shared/models/membership.js';
 import { Project } from '../../../shared/models/project.js';
 import { User } from '../../../shared/models/user.js';
 import { buildProject } from '../../helpers/factories.js';
+import { FACTOR_TRIES_PER_USER } from '../../../server/pages/limits.js';
 import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
 
 /** A new agent signed in as `email` from a browser named `device`. */
@@ -67,6 +68,20 @@ describe('account page: sessions', () => {
     const eve = await signedIn('eve@example.org', 'Eve');
     await eve.post('/account/sessions/end').type('form').send({ _csrf: csrfOf((await eve.get('/account/')).text), session: annId });
     expect(await signedInStill(ann)).to.equal(true);
+  });
+});
+
+describe('account page: password tries', () => {
+  it(`limits tries of the current password (change, close) per person (${FACTOR_TRIES_PER_USER} a minute)`, async () => {
+    await buildUser('ann@example.org');
+    const agent = await signedIn('ann@example.org', 'x');
+    const _csrf = csrfOf((await agent.get('/account/')).text);
+    for (let i = 0; i < FACTOR_TRIES_PER_USER; i += 1) {
+      expect((await agent.post('/account/password').type('form').send({ _csrf, current: 'guess', password: 'a new long password' })).status).to.equal(400);
+    }
+    expect((await agent.post('/account/password').type('form').send({ _csrf, current: PASSWORD, password: 'a new long password' })).status).to.equal(429);
+    expect((await agent.post('/account/close').type('form').send({ _csrf, password: PASSWORD })).status).to.equal(429);
+    expect(await User.countDocuments({ email: 'ann@example.org' })).to.equal(1);
   });
 });
 
