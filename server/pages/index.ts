@@ -97,6 +97,11 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
+  // The request's present, from the app's clock: times on every page are relative to it (server/pages/times.ts).
+  pages.use((_req, res, next) => {
+    res.locals.now = deps.clock();
+    next();
+  });
   const sessions = new UserSessions(deps.redis, options);
   pages.use(sessions.touch(deps.clock));
   pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));

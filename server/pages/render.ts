@@ -7,6 +7,7 @@ import { Eta } from 'eta';
 import type { Request, Response } from 'express';
 import type { UserDoc } from '../../shared/models/user.js';
 import { config } from '../../shared/config.js';
+import { pageTimes } from './times.js';
 
 /** `server/pages/views/` of the checkout: from `dist/server/pages/` three levels up. */
 const VIEWS = fileURLToPath(new URL('../../../server/pages/views/', import.meta.url));
@@ -27,7 +28,8 @@ export function currentUser(res: Response): UserDoc | undefined {
 }
 
 /**
- * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice.
+ * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
+ * `times` (server/pages/times.ts, in the user's zone) and the user's `theme`.
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -35,6 +37,8 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const notice = req.session?.notice;
   if (notice !== undefined) delete req.session.notice;
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
-  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user: currentUser(res), csrf, notice, ...data });
+  const user = currentUser(res);
+  const times = pageTimes(user?.tz, (res.locals.now as Date | undefined) ?? new Date());
+  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }

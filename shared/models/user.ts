@@ -24,6 +24,10 @@ const userSchema = new Schema(
     ssoLinked: { type: Boolean, default: false },
     /** SHA-256 hex digests of the unused one-time recovery codes. */
     recoveryCodes: { type: [String], default: [] },
+    /** IANA time zone the web app shows times in (server/pages/times.ts); proposed from the browser, UTC until set. */
+    tz: { type: String, default: 'UTC' },
+    /** Colour theme of the web app: `system` follows the browser's preference. */
+    theme: { type: String, enum: ['system', 'light', 'dark'], default: 'system' },
   },
   { versionKey: false },
 );
