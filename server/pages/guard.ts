@@ -74,11 +74,17 @@ export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}):
   };
 }
 
-/** Sends a request outside sudo mode to confirm with the password or a factor, coming back to `back` (or the page it came from). */
-export function requireSudo(clock: Clock, back?: (req: Request) => string): RequestHandler {
+/**
+ * Sends a request outside sudo mode to confirm with the password or a factor, coming back to `back` (or the page it
+ * came from). With `json` (an error message), a script's request gets 401 `{"error": json, "confirm": path}` instead
+ * of a redirect to a page it cannot read.
+ */
+export function requireSudo(clock: Clock, back?: (req: Request) => string, json?: string): RequestHandler {
   return (req, res, next) => {
     if ((req.session.sudoUntil ?? 0) > clock().getTime()) return next();
     const to = back ? back(req) : req.method === 'GET' ? req.originalUrl : '/account/';
-    res.redirect(303, `/account/confirm?next=${encodeURIComponent(to)}`);
+    const confirm = `/account/confirm?next=${encodeURIComponent(to)}`;
+    if (json !== undefined) return void res.status(401).json({ error: json, confirm });
+    res.redirect(303, confirm);
   };
 }

@@ -37,7 +37,8 @@ export function securityKeysRouter(options: WebOptions, clock: Clock): Router {
   const addPage = (req: Request, res: Response, error = '', status = 200) =>
     render(req, res, 'webauthn-add', { title: 'Add a security key', name: fieldOf(req, 'name') || 'Security key', error }, status);
   router.get('/account/two-factor/webauthn', requireUser, sudo, (req, res) => addPage(req, res));
-  router.post('/account/two-factor/webauthn/options', requireUser, sudo, async (req, res) => {
+  const sudoForScript = requireSudo(clock, () => '/account/two-factor/webauthn', 'confirm your password again to add a security key');
+  router.post('/account/two-factor/webauthn/options', requireUser, sudoForScript, async (req, res) => {
     const created = await registrationOptions(currentUser(res)!, rp);
     req.session.webauthnChallenge = created.challenge;
     res.json(created);

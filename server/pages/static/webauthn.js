@@ -17,6 +17,8 @@ for (const form of document.querySelectorAll('form[data-webauthn]')) {
     event.preventDefault();
     try {
       const res = await fetch(OPTIONS[kind], { method: 'POST', headers: { 'x-csrf-token': form.elements._csrf.value } });
+      // Sudo mode lapsed: the server names the page that confirms the password, and brings the person back here.
+      if (res.status === 401) return void window.location.assign((await res.json()).confirm);
       if (!res.ok) throw new Error(`the server answered ${res.status}`);
       const optionsJSON = await res.json();
       const answer = kind === 'register' ? await startRegistration({ optionsJSON }) : await startAuthentication({ optionsJSON });
