@@ -1,12 +1,11 @@
 /**
- * A project's checks in the browser (README, Web app): the list (live), a check's page with its ping URL and usage
- * examples, the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
+ * A project's checks in the browser (README, Web app): the list (live), the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
+ * A check's own page is in check-page.ts.
  * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
  */
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
-import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -17,19 +16,11 @@ import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
 import { FieldError, inputOf, scheduleOf, serviceFieldError, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
 import { previewRuns } from './cron-preview.js';
-import { usageExamples } from './usage.js';
-import { listNotifications } from '../services/notifications.js';
-import { presentNotification } from '../presenters/notification.js';
-
-/** Notifications a check's page lists, newest first. */
-const LOGGED_ON_PAGE = 20;
 
 const ONE = '/projects/:projectId/checks/:checkId/';
-/** Flips the check page lists, newest first. */
-const RECENT_FLIPS = 10;
 
 /** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
-async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
+export async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
   const { project } = accessOf(res);
   const id = String(req.params.checkId);
   const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
@@ -86,17 +77,6 @@ export function checksRouter(deps: AppDeps): Router {
   });
   router.post(ONE, projectAccess('write'), async (req, res) => save(req, res, await checkOfPath(req, res)));
 
-  router.get(ONE, projectAccess('read'), async (req, res) => {
-    const { project, role } = accessOf(res);
-    const check = await checkOfPath(req, res);
-    const json = shown(res, check);
-    const channels = await Channel.find({ _id: { $in: check.channels } }).lean<ChannelDoc[]>();
-    const examples = json.ping_url ? usageExamples(json.ping_url) : [];
-    const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
-    const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
-    const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications, parents, flips });
-  });
   router.post(`${ONE}pause`, projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOfPath(req, res));
     req.session.notice = 'Check paused.';

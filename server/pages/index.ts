@@ -25,6 +25,7 @@ import { oidcRouter, remoteUser } from './sso.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
+import { checkPageRouter } from './check-page.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
@@ -116,6 +117,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checksRouter(deps));
+  pages.use(checkPageRouter(deps));
   pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
   pages.use(channelLinksRouter(options, deps.clock));

@@ -7,7 +7,7 @@ import { Eta } from 'eta';
 import type { Request, Response } from 'express';
 import type { UserDoc } from '../../shared/models/user.js';
 import { config } from '../../shared/config.js';
-import { pageTimes } from './times.js';
+import { pageTimes, type PageTimes } from './times.js';
 
 /** `server/pages/views/` of the checkout: from `dist/server/pages/` three levels up. */
 const VIEWS = fileURLToPath(new URL('../../../server/pages/views/', import.meta.url));
@@ -38,7 +38,17 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   if (notice !== undefined) delete req.session.notice;
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
   const user = currentUser(res);
-  const times = pageTimes(user?.tz, (res.locals.now as Date | undefined) ?? new Date());
+  const times = timesOf(res);
   const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
+}
+
+/** The request's `it.times`: in the signed-in user's zone, relative to the app clock's present (`res.locals.now`). */
+export function timesOf(res: Response): PageTimes {
+  return pageTimes(currentUser(res)?.tz, (res.locals.now as Date | undefined) ?? new Date());
+}
+
+/** `views/<view>.eta` rendered alone, without the layout (a fragment the page's script inserts), with `it.times`. */
+export function renderFragment(res: Response, view: string, data: Record<string, unknown>): string {
+  return eta.render(view, { times: timesOf(res), ...data });
 }

@@ -1,0 +1,48 @@
+// Live events on a check's page (server/pages/check-page.ts): polls <check>/events?since=<ping n>&after=<ms> and puts
+// the new rows (HTML the server rendered and escaped) on top of the list, and the state in words in the heading.
+// Every 2 s while the tab is visible, every 30 s while it is hidden. Without this script the page shows the same
+// events on reload.
+
+const VISIBLE_MS = 2000;
+const HIDDEN_MS = 30000;
+
+function setupLiveEvents(table) {
+  const rows = table.querySelector('tbody');
+  const state = document.querySelector('#check-state');
+  const status = document.querySelector('#check-status');
+  let next = table.dataset.events;
+  let timer = 0;
+
+  const poll = async () => {
+    const res = await fetch(next, { headers: { accept: 'application/json' } });
+    if (!res.ok) return;
+    const data = await res.json();
+    next = `${new URL(next, location.href).pathname}?${data.next}`;
+    if (data.html) {
+      const fragment = document.createElement('template');
+      fragment.innerHTML = data.html;
+      for (const row of [...fragment.content.querySelectorAll('tr')].reverse()) {
+        if (row.id && document.getElementById(row.id)) continue;
+        rows.prepend(row);
+      }
+      document.querySelector('#no-events')?.remove();
+    }
+    if (state) state.textContent = data.state;
+    if (status && status.textContent !== data.status) {
+      status.textContent = data.status;
+      status.className = `status status-${data.status}`;
+    }
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(tick, document.visibilityState === 'hidden' ? HIDDEN_MS : VISIBLE_MS);
+  };
+  const tick = () => void poll().catch(() => undefined).finally(later);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') tick();
+  });
+  later();
+}
+
+const live = document.querySelector('table.events-list[data-events]');
+if (live) setupLiveEvents(live);
