@@ -173,3 +173,26 @@ export async function deleteCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
   );
   return deleted;
 }
+
+/**
+ * Moves a check to another project (the reference's "Transfer"): its pings, flips and notifications go with it; its channels (the old project's)
+ * and its `depends_on` (checks of the old project) are dropped. One guarded write through the check store, so a concurrent ping keeps its count.
+ * @throws AppError(403) `check limit reached` when `target` is at its check limit; AppError(404) when the check was deleted meanwhile.
+ */
+export async function transferCheck(check: CheckDoc, target: ProjectDoc): Promise<CheckDoc> {
+  if ((await Check.countDocuments({ projectId: target._id })) >= target.checkLimit) {
+    throw new AppError(403, `the project “${target.name}” has reached its check limit (${target.checkLimit})`);
+  }
+  const done = await changeCheck(check, () => ({ change: { set: { projectId: target._id, channels: [], dependsOn: null } }, result: null }));
+  if (!done) throw notFound();
+  return { ...done.check, desc: done.check.desc ?? check.desc };
+}
+
+/**
+ * Deletes a check's stored pings, flips and notifications (the reference's "Clear events"); the check, its status, `n_pings` and `last_ping` stay,
+ * so the next ping's `n` goes on from `n_pings`.
+ */
+export async function clearCheckEvents(check: CheckDoc): Promise<void> {
+  const byCheck = { checkId: check._id };
+  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
+}
