@@ -25,9 +25,17 @@ describe('time zone and theme in a browser', function () {
     const { page } = web;
     const project = await Project.findOne({ name: 'Themes' }).lean<ProjectDoc>();
     const check = await buildCheck({ project: project!, apiKey: '', apiKeyReadonly: '', pingKey: '' }, { name: 'db', status: 'down', lastPing: new Date(), nPings: 3 });
-    await buildCheck({ project: project!, apiKey: '', apiKeyReadonly: '', pingKey: '' }, { name: 'web', status: 'up', lastPing: new Date(), nPings: 1 });
+    // Every status badge on the list: down, up, grace, paused, new (and a running one).
+    const fields = { project: project!, apiKey: '', apiKeyReadonly: '', pingKey: '' };
+    const hourAgo = new Date(Date.now() - 3600_000);
+    await buildCheck(fields, { name: 'web', status: 'up', lastPing: new Date(), nPings: 1 });
+    await buildCheck(fields, { name: 'late', status: 'up', timeout: 3000, grace: 3600, lastPing: hourAgo, nPings: 1 });
+    await buildCheck(fields, { name: 'running', status: 'up', lastPing: new Date(), lastStart: new Date(), nPings: 2 });
+    await buildCheck(fields, { name: 'held', status: 'paused', nPings: 1 });
+    await buildCheck(fields, { name: 'fresh' });
     const one = `${base}checks/${check._id}/`;
-    const pages = ['/projects/', base, one, `${one}edit/`, '/account/', `${base}integrations/`];
+    // An error page (.error) and a page with a notice (.notice) too.
+    const pages = ['/projects/', base, one, `${one}edit/`, '/account/', `${base}integrations/`, `${base}checks/00000000-0000-4000-8000-000000000000/`];
 
     await web.goto(one);
     expect(await background(web)).to.equal('rgb(255, 255, 255)');
@@ -42,6 +50,11 @@ describe('time zone and theme in a browser', function () {
       await web.goto(path);
       expect(await seriousFindings(page), `dark ${path}`).to.deep.equal([]);
     }
+    await web.goto(base);
+    expect(await page.$$eval('.status', (els) => [...new Set(els.map((el) => el.textContent?.trim()))].sort())).to.include.members(['down', 'grace', 'new', 'paused', 'up']);
+    await web.goto(one);
+    await web.submit('#ping-now');
+    expect(await seriousFindings(page), 'dark notice').to.deep.equal([]);
     await page.select('#theme-select', 'light');
     await waitFor('the saved theme', async () => (await User.findOne({ email: 'theme@example.org' }).lean())?.theme === 'light');
     for (const path of pages) {
