@@ -112,7 +112,7 @@ export function checkActionsRouter(deps: AppDeps): Router {
   router.post(`${ONE}transfer`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
     const target = await targetOf(req, res, check);
-    const moved = await checks.transferCheck(check, target);
+    const moved = await checks.transferCheck(deps, check, target);
     req.session.notice = `Check moved to “${target.name || 'Unnamed project'}”; its integrations there are to be chosen again.`;
     res.redirect(303, pageOf(moved));
   });

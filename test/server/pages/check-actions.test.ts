@@ -82,6 +82,7 @@ describe('check actions in the browser', () => {
     const { built, user, agent, check, one, _csrf } = await setUp();
     const channel = await buildChannel(built);
     await Check.updateOne({ _id: check._id }, { $set: { channels: [channel._id] } });
+    const child = await buildCheck(built, { name: 'restore', dependsOn: [check._id] });
     const other: TestProject = await buildProject({ name: 'second' });
     const readOnly = await buildProject({ name: 'watched' });
     const stranger = await buildProject({ name: 'not mine' });
@@ -103,6 +104,8 @@ describe('check actions in the browser', () => {
     const stored = await Check.findById(check._id).lean();
     expect(stored).to.include({ projectId: other.project._id });
     expect(stored?.channels).to.deep.equal([]);
+    // The old project's check no longer depends on a check it cannot see.
+    expect((await Check.findById(child._id).lean())?.dependsOn ?? null).to.equal(null);
     expect((await agent.get(moved.headers.location)).status).to.equal(200);
     expect((await agent.get(one)).status).to.equal(404);
   });
