@@ -1,7 +1,7 @@
 /**
  * A check's actions in a real browser (server/pages/check-actions.ts): Ping now changes the ping count and last ping, a copy opens on its own page,
- * a transfer lands on the check in the other project; the check page and the clear confirmation scanned by axe. Screenshot of the check page with
- * its actions to docs/screenshots/check-actions.png.
+ * a transfer lands on the check in the other project; the check page and the clear confirmation scanned by axe. Screenshots of the check page with
+ * its actions and of the confirmation to docs/screenshots/check-actions.png and check-clear.png.
  */
 import { expect } from 'chai';
 import { Project, type ProjectDoc } from '../../../shared/models/project.js';
@@ -36,6 +36,7 @@ describe('check actions in a browser', function () {
 
     await web.goto(`${one}clear/`);
     expect(await seriousFindings(page), 'clear confirmation').to.deep.equal([]);
+    await page.screenshot({ path: 'docs/screenshots/check-clear.png' });
     await web.goto(one);
     await web.submit('#copy-check');
     const copy = await Check.findOne({ name: 'nightly backup (copy)' }).lean();
