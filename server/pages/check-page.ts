@@ -66,7 +66,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
     const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
     const events = await eventsView(check, project.pingLogLimit, query, PAGE_PINGS, pathOf(check));
-    const state = await checkState(check, timesOf(res));
+    const state = await checkState(check, timesOf(req, res));
     const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state };
     render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
@@ -74,6 +74,7 @@ export function checkPageRouter(deps: AppDeps): Router {
   router.get(`${ONE}log/`, projectAccess('read'), async (req, res) => {
     const { project, role } = accessOf(res);
     const check = await checkOfPath(req, res);
+    res.locals.checkTz = check.tz;
     const events = await eventsView(check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(check)}log/`);
     const title = `Log of ${check.name || 'check'}`;
     render(req, res, 'check-log', { title, tab: 'checks', project, role, check, size: LOG_PINGS, ...events, eventsHeading: 'Events', logLink: false });
@@ -82,15 +83,17 @@ export function checkPageRouter(deps: AppDeps): Router {
   router.get(`${ONE}events`, projectAccess('read'), async (req, res) => {
     const { project } = accessOf(res);
     const check = await checkOfPath(req, res);
+    res.locals.checkTz = check.tz;
     const { rows, cursor } = await eventsSince(check, project.pingLogLimit, parseLiveCursor(req.query), PAGE_PINGS);
-    const html = rows.length ? renderFragment(res, 'check-event-rows', { rows, checkPath: pathOf(check) }) : '';
-    const state = await checkState(check, timesOf(res));
+    const html = rows.length ? renderFragment(req, res, 'check-event-rows', { rows, checkPath: pathOf(check) }) : '';
+    const state = await checkState(check, timesOf(req, res));
     res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.status, state: state.words });
   });
 
   router.get(`${ONE}pings/:n/`, projectAccess('read'), async (req, res) => {
     const { project, role } = accessOf(res);
     const check = await checkOfPath(req, res);
+    res.locals.checkTz = check.tz;
     const details = await pingDetails(await findPing(check, project.pingLogLimit, String(req.params.n)));
     const title = `Ping #${details.ping.n} of ${check.name || 'check'}`;
     render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(check) });

@@ -8,6 +8,7 @@ import type { Request, Response } from 'express';
 import type { UserDoc } from '../../shared/models/user.js';
 import { config } from '../../shared/config.js';
 import { pageTimes, type PageTimes } from './times.js';
+import { zoneOfRequest } from './zone.js';
 
 /** `server/pages/views/` of the checkout: from `dist/server/pages/` three levels up. */
 const VIEWS = fileURLToPath(new URL('../../../server/pages/views/', import.meta.url));
@@ -29,7 +30,8 @@ export function currentUser(res: Response): UserDoc | undefined {
 
 /**
  * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
- * `times` (server/pages/times.ts, in the user's zone) and the user's `theme`.
+ * `times` (server/pages/times.ts, in the user's zone or the one `?tz=` chose: server/pages/zone.ts) with `zoneSwitch`,
+ * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), and `res.locals.pageData` (what a route before the page's added).
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -38,17 +40,20 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   if (notice !== undefined) delete req.session.notice;
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
   const user = currentUser(res);
-  const times = timesOf(res);
-  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', ...data });
+  const { zone, switcher } = zoneOfRequest(req, res, user?.tz);
+  const times = pageTimes(zone, (res.locals.now as Date | undefined) ?? new Date());
+  const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
+  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', here: req.method === 'GET' ? req.originalUrl : '/projects/' };
+  const html = eta.render(view, { ...shared, ...extra, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
 
-/** The request's `it.times`: in the signed-in user's zone, relative to the app clock's present (`res.locals.now`). */
-export function timesOf(res: Response): PageTimes {
-  return pageTimes(currentUser(res)?.tz, (res.locals.now as Date | undefined) ?? new Date());
+/** The request's `it.times`: in the zone `?tz=` chose or the signed-in user's, relative to the app clock's present (`res.locals.now`). */
+export function timesOf(req: Request, res: Response): PageTimes {
+  return pageTimes(zoneOfRequest(req, res, currentUser(res)?.tz).zone, (res.locals.now as Date | undefined) ?? new Date());
 }
 
 /** `views/<view>.eta` rendered alone, without the layout (a fragment the page's script inserts), with `it.times`. */
-export function renderFragment(res: Response, view: string, data: Record<string, unknown>): string {
-  return eta.render(view, { times: timesOf(res), ...data });
+export function renderFragment(req: Request, res: Response, view: string, data: Record<string, unknown>): string {
+  return eta.render(view, { times: timesOf(req, res), ...data });
 }

@@ -10,7 +10,7 @@ import { Flip } from '../../shared/models/flip.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { deadlineOf } from '../../shared/domain/status.js';
 import { downRuleFields, wakeAt } from '../../shared/domain/timer-rules.js';
-import { changeCheck, owedFlip } from '../../shared/checks/store.js';
+import { changeCheck, changeChecks, owedFlip } from '../../shared/checks/store.js';
 import { completeOwed } from '../../shared/alerts/outbox.js';
 import { config } from '../../shared/config.js';
 import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
@@ -172,4 +172,39 @@ export async function deleteCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
     log.error({ err, checkId: check._id }, 'cannot complete released alerts; the sweep will'),
   );
   return deleted;
+}
+
+/**
+ * Moves a check to another project (the reference's "Transfer"): its pings, flips and notifications go with it; its channels (the old project's)
+ * and its `depends_on` (checks of the old project) are dropped. One guarded write through the check store, so a concurrent ping keeps its count.
+ * The old project's checks that depended on it no longer do (guarded writes too), and those holding an alert for it are released, as when a
+ * parent is deleted (README "Alerting rules", `depends_on`).
+ * @throws AppError(403) `check limit reached` when `target` is at its check limit; AppError(404) when the check was deleted meanwhile.
+ */
+export async function transferCheck(deps: CheckDeps, check: CheckDoc, target: ProjectDoc): Promise<CheckDoc> {
+  if ((await Check.countDocuments({ projectId: target._id })) >= target.checkLimit) {
+    throw new AppError(403, `the project “${target.name}” has reached its check limit (${target.checkLimit})`);
+  }
+  const done = await changeCheck(check, () => ({ change: { set: { projectId: target._id, channels: [], dependsOn: null } }, result: null }));
+  if (!done) throw notFound();
+  const dependants = await Check.find({ projectId: check.projectId, dependsOn: check._id }, { desc: 0 }).lean<CheckDoc[]>();
+  await changeChecks(dependants, (current) => {
+    const rest = (current.dependsOn ?? []).filter((id) => id !== check._id);
+    return { change: { set: { dependsOn: rest.length ? rest : null } }, result: null };
+  });
+  const now = deps.clock();
+  const released = await releaseHeld([], dependants.filter((c) => c.held).map((c) => c._id), now);
+  await completeOwed({ queues: deps.queues, notify: config.notify }, released, now).catch((err: unknown) =>
+    log.error({ err, checkId: check._id }, 'cannot complete released alerts; the sweep will'),
+  );
+  return { ...done.check, desc: done.check.desc ?? check.desc };
+}
+
+/**
+ * Deletes a check's stored pings, flips and notifications (the reference's "Clear events"); the check, its status, `n_pings` and `last_ping` stay,
+ * so the next ping's `n` goes on from `n_pings`.
+ */
+export async function clearCheckEvents(check: CheckDoc): Promise<void> {
+  const byCheck = { checkId: check._id };
+  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
 }

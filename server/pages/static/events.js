@@ -10,14 +10,17 @@ function setupLiveEvents(table) {
   const rows = table.querySelector('tbody');
   const state = document.querySelector('#check-state');
   const status = document.querySelector('#check-status');
-  let next = table.dataset.events;
+  // The page's zone choice (?tz=, server/pages/zone.ts) goes with every poll, so new rows show times in the same zone.
+  const tz = new URLSearchParams(location.search).get('tz');
+  const withZone = (url) => (tz ? `${url}&tz=${encodeURIComponent(tz)}` : url);
+  let next = withZone(table.dataset.events);
   let timer = 0;
 
   const poll = async () => {
     const res = await fetch(next, { headers: { accept: 'application/json' } });
     if (!res.ok) return;
     const data = await res.json();
-    next = `${new URL(next, location.href).pathname}?${data.next}`;
+    next = withZone(`${new URL(next, location.href).pathname}?${data.next}`);
     if (data.html) {
       const fragment = document.createElement('template');
       fragment.innerHTML = data.html;

@@ -1,0 +1,132 @@
+/**
+ * A check's actions beyond edit, pause and delete (the reference's check details page): Ping now (a real ping through the Pinging API's path,
+ * server/ping/service.ts), Create a copy, Transfer to another project, Clear events (after a confirmation page), and the check's ping email
+ * address. Read-write members and owners only; every write goes through server/services/checks.ts and the check store.
+ */
+import { Router, type Request, type Response } from 'express';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Project, type ProjectDoc } from '../../shared/models/project.js';
+import { AppError } from '../../shared/errors.js';
+import { CAN, projectsOf, roleOf } from '../../shared/services/members.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import { checkEmailAddress } from '../../shared/domain/email.js';
+import { slugify } from '../../shared/domain/slug.js';
+import { config } from '../../shared/config.js';
+import { recordPings, type PingItem } from '../../shared/pings/record.js';
+import type { AppDeps } from '../deps.js';
+import { handlePing } from '../ping/service.js';
+import { clientAddressOf, schemeOf } from '../proxy.js';
+import * as checks from '../services/checks.js';
+import { accessOf, projectAccess, ROLE_LABELS } from './guard.js';
+import { currentUser, render } from './render.js';
+import { FieldError, inputOf, valuesOf } from './check-form.js';
+import { emailExample } from './usage.js';
+import { fieldOf } from './forms.js';
+
+const ONE = '/projects/:projectId/checks/:checkId/';
+
+/** What views/check-actions.eta shows: the projects a check may move to, its ping email address and that address's example. */
+export interface CheckActionsView {
+  targets: { id: string; name: string }[];
+  email: string;
+  emailExample: { id: string; label: string; code: string };
+}
+
+/** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
+async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
+  const { project } = accessOf(res);
+  const id = String(req.params.checkId);
+  const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
+  if (!check) throw new AppError(404, 'no such check: it may have been deleted');
+  return check;
+}
+
+/** The check's page. */
+function pageOf(check: CheckDoc): string {
+  return `/projects/${check.projectId}/checks/${check._id}/`;
+}
+
+/**
+ * The project a check is moved to, from the form's `project`.
+ * @throws AppError(400) when none or the check's own is chosen; AppError(403) when the user may not write to it (or is no member of it).
+ */
+async function targetOf(req: Request, res: Response, check: CheckDoc): Promise<ProjectDoc> {
+  const id = fieldOf(req, 'project');
+  if (id === check.projectId) throw new AppError(400, 'the check is already in this project: choose another one');
+  const role = UUID_RE.test(id) ? await roleOf(id, currentUser(res)!._id) : null;
+  const target = role && CAN.write(role) ? await Project.findById(id).lean<ProjectDoc>() : null;
+  if (!target) throw new AppError(403, `you may not add checks to that project${role ? ` (your role there: ${ROLE_LABELS[role]})` : ''}: choose one where you are read-write or owner`);
+  return target;
+}
+
+/** Routes of the check actions; registered before the check page, whose view gets {@link CheckActionsView} as `it.actions`. */
+export function checkActionsRouter(deps: AppDeps): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const hops = deps.trustProxy ?? config.trustProxy;
+
+  // The check page's extras, for read-write members: set here and passed to the view by render() (res.locals.pageData), then the page's route runs.
+  router.get(ONE, projectAccess('read'), async (req, res, next) => {
+    const { project, role } = accessOf(res);
+    const check = await checkOfPath(req, res);
+    res.locals.checkTz = check.tz;
+    if (CAN.write(role)) {
+      const targets = (await projectsOf(currentUser(res)!._id))
+        .filter((m) => CAN.write(m.role) && m.project._id !== project._id)
+        .map((m) => ({ id: m.project._id, name: m.project.name || 'Unnamed project' }));
+      const email = checkEmailAddress(check._id, config.pingEmailDomain);
+      res.locals.pageData = { actions: { targets, email, emailExample: emailExample(email) } satisfies CheckActionsView };
+    }
+    next();
+  });
+
+  router.post(`${ONE}ping`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    const user = currentUser(res)!;
+    const meta = { scheme: schemeOf(req, hops), remoteAddr: clientAddressOf(req, hops), method: 'POST', ua: `hc-monitor web app (${user.email})`, body: null };
+    const pingDeps = { ...deps, journal: undefined, record: async (item: PingItem) => (await recordPings(deps, [item]))[0] };
+    await handlePing(pingDeps, { target: { by: 'uuid', uuid: check._id }, action: 'success', exitStatus: null, rid: undefined, create: false, meta });
+    req.session.notice = 'Ping sent: it is in the check\u2019s log as any other ping.';
+    res.redirect(303, pageOf(check));
+  });
+
+  router.post(`${ONE}copy`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    const name = `${check.name || 'Unnamed check'} (copy)`;
+    let input;
+    try {
+      input = inputOf({ ...valuesOf(check), name, slug: check.slug ? slugify(name) : '' }, null);
+    } catch (err) {
+      if (err instanceof FieldError) throw new AppError(400, `the copy cannot be made: ${err.message}`);
+      throw err;
+    }
+    try {
+      const { check: copy } = await checks.createCheck(deps, accessOf(res).project, { input, version: 3 });
+      req.session.notice = `Copy created: “${copy.name}”.`;
+      res.redirect(303, pageOf(copy));
+    } catch (err) {
+      if (err instanceof AppError && err.status === 403) throw new AppError(403, 'the project has reached its check limit: delete a check before copying one');
+      throw err;
+    }
+  });
+
+  router.post(`${ONE}transfer`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    const target = await targetOf(req, res, check);
+    const moved = await checks.transferCheck(deps, check, target);
+    req.session.notice = `Check moved to “${target.name || 'Unnamed project'}”; its integrations there are to be chosen again.`;
+    res.redirect(303, pageOf(moved));
+  });
+
+  router.get(`${ONE}clear/`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    render(req, res, 'check-clear', { title: `Clear events of ${check.name || 'check'}`, tab: 'checks', ...accessOf(res), check });
+  });
+  router.post(`${ONE}clear`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    await checks.clearCheckEvents(check);
+    req.session.notice = 'Events cleared: the check\u2019s pings, status changes and notifications are deleted.';
+    res.redirect(303, pageOf(check));
+  });
+  return router;
+}
+
