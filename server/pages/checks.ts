@@ -20,6 +20,7 @@ import { previewRuns } from './cron-preview.js';
 import { usageExamples } from './usage.js';
 import { listNotifications } from '../services/notifications.js';
 import { presentNotification } from '../presenters/notification.js';
+import { chartsOfPage } from './charts.js';
 
 /** Notifications a check's page lists, newest first. */
 const LOGGED_ON_PAGE = 20;
@@ -95,7 +96,8 @@ export function checksRouter(deps: AppDeps): Router {
     const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
     const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
     const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications, parents, flips });
+    const charts = await chartsOfPage(res, check);
+    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, charts });
   });
   router.post(`${ONE}pause`, projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOfPath(req, res));
