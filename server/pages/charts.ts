@@ -53,10 +53,11 @@ export interface CheckCharts {
   months: MonthDowntimes[];
 }
 
-/** Bars for `runs`, oldest left, heights in proportion to the longest run (at least 1 unit so a 0 s run shows). */
+/** Bars for `runs` (at most {@link CHART_RUNS}), oldest left, heights in proportion to the longest run (at least 1 unit so a 0 s run shows). */
 function durationChart(runs: readonly Run[]): DurationChart {
   const { width, height } = DURATION_BOX;
-  const step = width / CHART_RUNS;
+  // Room for at least 20 bars, so a few runs do not make a few wide blocks.
+  const step = width / Math.max(20, runs.length);
   const longest = Math.max(1, ...runs.map((run) => run.durationMs));
   const bars = runs.map((run, i) => {
     const barHeight = Math.max(1, (run.durationMs / longest) * height);
@@ -175,6 +176,7 @@ export async function projectTimeline(checks: readonly CheckDoc[], now: Date, zo
   const firstTick = moment(from).tz(zone).startOf('hour').add(1, 'hour');
   while (firstTick.hour() % 3 !== 0) firstTick.add(1, 'hour');
   const ticks = [];
-  for (const at = firstTick; at.valueOf() < now.getTime(); at.add(3, 'hours')) ticks.push({ x: label + (at.valueOf() - from.getTime()) * scale, text: at.format('HH:mm') });
+  // The last label must fit inside the box: none in its last 20 units.
+  for (const at = firstTick; label + (at.valueOf() - from.getTime()) * scale < width - 20; at.add(3, 'hours')) ticks.push({ x: label + (at.valueOf() - from.getTime()) * scale, text: at.format('HH:mm') });
   return { from, to: now, width, height: axis + rows.length * row, label, row, ticks, rows, more: checks.length - shown.length };
 }
