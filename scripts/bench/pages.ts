@@ -13,6 +13,7 @@ import { createUser } from '../../shared/services/users.js';
 import type { Out } from './common.js';
 import { startWeb } from './processes.js';
 import { benchListPages } from './pages-list.js';
+import { benchCharts } from './pages-charts.js';
 import type { PagesStage } from './pages-stage.js';
 
 export type { PagesStage } from './pages-stage.js';
@@ -20,6 +21,7 @@ export type { PagesStage } from './pages-stage.js';
 /** The measurements of the phase, run in this order on the same stage. */
 const MEASUREMENTS: ((stage: PagesStage) => Promise<void>)[] = [
   benchListPages,
+  benchCharts,
   // benchCheckPage (pages-check.ts) and benchCharts (pages-charts.ts) go here.
 ];
 

@@ -83,7 +83,7 @@ describe('the check in pictures and the badges page in a browser', function () {
     await web.goto(base);
     await web.submit(`nav.tabs a[href="${base}badges/"]`);
     const loaded = () => page.$eval('#badge-preview', (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0);
-    await page.waitForFunction(() => (document.querySelector('#badge-preview') as HTMLImageElement | null)?.naturalWidth);
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('#badge-preview')?.naturalWidth);
     expect(await loaded()).to.equal(true);
     expect(await page.$eval('#badge-url', (input) => (input as HTMLInputElement).value)).to.match(/\/badge\/[-0-9a-f]{36}\/[-\w]{8}\.svg$/);
     expect(await page.$eval('#copy-url', (button) => (button as HTMLButtonElement).hidden)).to.equal(false);
@@ -100,7 +100,7 @@ describe('the check in pictures and the badges page in a browser', function () {
     await web.submit('#badge-form button[type=submit]');
     expect(await page.$eval('#badge-url', (input) => (input as HTMLInputElement).value)).to.match(new RegExp(`/b/2/${check.badgeKey}\\.shields$`));
     expect(new URL(page.url()).searchParams.get('format')).to.equal('shields');
-    await page.waitForFunction(() => (document.querySelector('#badge-preview') as HTMLImageElement | null)?.naturalWidth);
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('#badge-preview')?.naturalWidth);
     expect(web.errors, 'script errors on the pages').to.deep.equal([]);
   });
 });
