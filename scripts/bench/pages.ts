@@ -22,7 +22,7 @@ export type { PagesStage } from './pages-stage.js';
 const MEASUREMENTS: ((stage: PagesStage) => Promise<void>)[] = [
   benchListPages,
   benchCharts,
-  // benchCheckPage (pages-check.ts) and benchCharts (pages-charts.ts) go here.
+  // benchCheckPage (pages-check.ts) goes here.
 ];
 
 const EMAIL = 'bench@example.com';

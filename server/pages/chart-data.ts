@@ -13,20 +13,28 @@ const RUN_FIELDS = { _id: 0, checkId: 1, n: 1, created: 1, kind: 1, rid: 1 } as 
 const FLIP_FIELDS = { _id: 0, checkId: 1, created: 1, oldStatus: 1, newStatus: 1 } as const;
 
 /**
- * The check's newest `limit` pings (pairing fields only), newest first.
+ * The check's newest `count` pings (pairing fields only), in no order: those numbered above `newestN − count`, a
+ * range of the `{checkId, n}` index rather than a sort of all the check's pings.
  *
- * @param limit - how many pings at most.
+ * @param newestN - the newest ping's number (the check's `nPings`).
  */
-export function newestPings(checkId: string, limit: number): Promise<RunPing[]> {
-  return Ping.find({ checkId }, RUN_FIELDS).sort({ n: -1 }).limit(limit).lean<RunPing[]>();
+export function newestPings(checkId: string, newestN: number, count: number): Promise<RunPing[]> {
+  return Ping.find({ checkId, n: { $gt: newestN - count } }, RUN_FIELDS).lean<RunPing[]>();
 }
 
 /** A ping or flip with the check it belongs to. */
 type OfCheck<T> = T & { checkId: string };
 
-/** The pings (pairing fields only) of these checks created at or after `since`. */
-export function pingsSince(checkIds: readonly string[], since: Date): Promise<Array<OfCheck<RunPing>>> {
-  return Ping.find({ checkId: { $in: checkIds }, created: { $gte: since } }, RUN_FIELDS).lean<Array<OfCheck<RunPing>>>();
+/**
+ * The pings (pairing fields only) of these checks created at or after `since`, of each check's newest `count` at most
+ * (index ranges of `{checkId, n}`, as {@link newestPings}).
+ *
+ * @param checks - each check's id and newest ping number.
+ */
+export function pingsSince(checks: ReadonlyArray<{ _id: string; nPings: number }>, since: Date, count: number): Promise<Array<OfCheck<RunPing>>> {
+  if (checks.length === 0) return Promise.resolve([]);
+  const ranges = checks.map((check) => ({ checkId: check._id, n: { $gt: check.nPings - count } }));
+  return Ping.find({ $or: ranges, created: { $gte: since } }, RUN_FIELDS).lean<Array<OfCheck<RunPing>>>();
 }
 
 /** The flips (status fields only) of these checks created at or after `since`. */

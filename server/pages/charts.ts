@@ -75,7 +75,7 @@ function durationChart(runs: readonly Run[]): DurationChart {
 export async function checkCharts(check: CheckDoc, now: Date, zone: string): Promise<CheckCharts> {
   const months = recentMonths(now, zone, MONTHS);
   const since = new Date(Math.min(now.getTime() - 90 * DAY_MS, months.at(-1)?.start.getTime() ?? now.getTime()));
-  const [pings, flips] = await Promise.all([newestPings(check._id, RUN_PINGS), flipsSince([check._id], since)]);
+  const [pings, flips] = await Promise.all([newestPings(check._id, check.nPings, RUN_PINGS), flipsSince([check._id], since)]);
   const periods = statusPeriods(flips, check.status, since, now);
   return {
     durations: durationChart(runsFromPings(pings).slice(-CHART_RUNS)),
@@ -140,8 +140,8 @@ function byCheck<T extends { checkId: string }>(items: readonly T[]): Map<string
 }
 
 /**
- * The last 24 hours of a project's checks (the first 200, oldest first): each check's runs (start to end) and down
- * periods, clipped to the window. A run that started up to 72 hours before the window and ended in it is drawn from
+ * The last 24 hours of a project's checks (the first 200, oldest first): each check's runs (start to end, among its
+ * newest 400 pings) and down periods, clipped to the window. A run that started up to 72 hours before the window and ended in it is drawn from
  * the window's edge.
  *
  * @param checks - the project's checks, oldest first.
@@ -151,7 +151,7 @@ export async function projectTimeline(checks: readonly CheckDoc[], now: Date, zo
   const from = new Date(now.getTime() - DAY_MS);
   const shown = checks.slice(0, TIMELINE_CHECKS);
   const ids = shown.map((check) => check._id);
-  const [pings, flips] = await Promise.all([pingsSince(ids, new Date(from.getTime() - 72 * HOUR_MS)), flipsSince(ids, from)]);
+  const [pings, flips] = await Promise.all([pingsSince(shown, new Date(from.getTime() - 72 * HOUR_MS), RUN_PINGS), flipsSince(ids, from)]);
   const { label, width, row, axis } = TIMELINE_BOX;
   const scale = (width - label) / DAY_MS;
   const span = <T>(start: Date, end: Date, item: T): Span<T> => {

@@ -9,7 +9,7 @@ import { render } from './render.js';
 import { projectTimeline, viewerOf } from './charts.js';
 
 /** Fields of a check the timeline reads. */
-const FIELDS = { name: 1, status: 1, created: 1 } as const;
+const FIELDS = { name: 1, status: 1, created: 1, nPings: 1 } as const;
 
 /** Route of the timeline page. */
 export function timelineRouter(): Router {
