@@ -4,8 +4,8 @@
  * HTTP with the sign-in form and its CSRF token, and hands each measurement a {@link PagesStage}. Times are measured
  * over HTTP to 127.0.0.1 with sequential requests: the time to the whole answer, as the server gives it.
  *
- * The measurements, each in a file of its own: the checks list (pages-list.ts). The check page (pages-check.ts,
- * `benchCheckPage`) and the charts (pages-charts.ts, `benchCharts`) are added to {@link MEASUREMENTS}.
+ * The measurements, each in a file of its own ({@link MEASUREMENTS}): the checks list (pages-list.ts), the check page
+ * (pages-check.ts) and the charts (pages-charts.ts).
  */
 import { Project } from '../../shared/models/project.js';
 import { createOwnedProject } from '../../shared/services/members.js';
@@ -14,6 +14,7 @@ import type { Out } from './common.js';
 import { startWeb } from './processes.js';
 import { benchListPages } from './pages-list.js';
 import { benchCheckPage } from './pages-check.js';
+import { benchCharts } from './pages-charts.js';
 import type { PagesStage } from './pages-stage.js';
 
 export type { PagesStage } from './pages-stage.js';
@@ -22,7 +23,7 @@ export type { PagesStage } from './pages-stage.js';
 const MEASUREMENTS: ((stage: PagesStage) => Promise<void>)[] = [
   benchListPages,
   benchCheckPage,
-  // benchCharts (pages-charts.ts) goes here.
+  benchCharts,
 ];
 
 const EMAIL = 'bench@example.com';

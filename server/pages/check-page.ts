@@ -14,6 +14,7 @@ import { listNotifications } from '../services/notifications.js';
 import { presentNotification } from '../presenters/notification.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render, renderFragment, timesOf } from './render.js';
+import { chartsOfPage } from './charts.js';
 import { usageExamples } from './usage.js';
 import { checkOfPath } from './checks.js';
 import { eventsSince, loadEvents } from './check-events.js';
@@ -67,7 +68,8 @@ export function checkPageRouter(deps: AppDeps): Router {
     const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
     const events = await eventsView(check, project.pingLogLimit, query, PAGE_PINGS, pathOf(check));
     const state = await checkState(check, timesOf(req, res));
-    const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state };
+    const charts = await chartsOfPage(res, check);
+    const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
     render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
 

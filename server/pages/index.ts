@@ -31,6 +31,8 @@ import { checkActionsRouter } from './check-actions.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
+import { timelineRouter } from './timeline.js';
+import { badgePageRouter } from './badge-page.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -125,6 +127,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
   pages.use(channelLinksRouter(options, deps.clock));
+  pages.use(timelineRouter(), badgePageRouter());
   pages.use(pageErrors);
 
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
