@@ -1,6 +1,6 @@
 /**
  * Who is asking, and may they: the signed-in user from the session, and their role in the project of the path
- * (README, Web app, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
+ * (docs/web-app.md, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../shared/clock.js';

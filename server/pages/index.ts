@@ -1,5 +1,5 @@
 /**
- * The web app (README, Web app): server-rendered Eta pages for people who sign in with email and password, with
+ * The web app (docs/web-app.md): server-rendered Eta pages for people who sign in with email and password, with
  * sessions in Redis, CSRF tokens on every state-changing request (csrf-sync, synchroniser tokens kept in the session),
  * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
  */

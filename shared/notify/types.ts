@@ -19,7 +19,7 @@ export interface Alert {
   desc: string;
   status: AlertStatus;
   reason: FlipReason;
-  /** A timed rule's alert (`late`, `reminder`, `resumed`; README "Alerting rules"); absent for a flip's alert. */
+  /** A timed rule's alert (`late`, `reminder`, `resumed`; docs/alerting-rules.md); absent for a flip's alert. */
   event?: RuleEvent;
   /** The reminder's number (`event: 'reminder'`). */
   reminder?: number;
