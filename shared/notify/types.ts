@@ -27,8 +27,10 @@ export interface Alert {
   at: Date;
   /** The check's last success or fail ping, or null when it never pinged. */
   lastPing: Date | null;
-  /** `{base_url}/api/v3/checks/<uuid>`. */
+  /** The check's page in the web app, `{base_url}/projects/<project id>/checks/<uuid>/`: the link people follow. */
   detailsUrl: string;
+  /** The check in the API, `{base_url}/api/v3/checks/<uuid>`: `update_url` of the alert's JSON, as the reference sends it. */
+  updateUrl: string;
 }
 
 /** One delivery attempt's inputs. */
