@@ -29,7 +29,7 @@ export function currentUser(res: Response): UserDoc | undefined {
 
 /**
  * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
- * `times` (server/pages/times.ts, in the user's zone) and the user's `theme`.
+ * `times` (server/pages/times.ts, in the user's zone), the user's `theme`, and `wall` for a wall display (server/pages/wall-grant.ts).
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -39,6 +39,6 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
   const user = currentUser(res);
   const times = pageTimes(user?.tz, (res.locals.now as Date | undefined) ?? new Date());
-  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', ...data });
+  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', wall: res.locals.wall === true, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
