@@ -2,8 +2,10 @@
  * A wall display's hold on one project (docs/wall.md): a session that pasted a project's read-only API key keeps the
  * key's SHA-256 digest (never the key) and the project's id, and reads that project's checks list and check pages as
  * the `ro` role, without an account. Each request checks the digest again, so a revoked or changed key ends it at
- * once. Only GET requests of {@link WALL_PAGES} are let through; everything else is refused.
+ * once. Only GET requests of {@link WALL_PAGES} are let through; everything else is refused. A signed link
+ * (`/wall/<key id>.<signature>`, {@link wallToken}) opens the same grant for a named read-only key without pasting it.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ApiKey, type ApiKeyDoc } from '../../shared/models/api-key.js';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
@@ -67,4 +69,28 @@ export async function wallProject(req: Request, projectId: string, need: 'read' 
   }
   if (need !== 'read' || !wallMayOpen(req, projectId)) throw new AppError(403, 'a wall display only shows the checks: sign in to change them or to see more');
   return owner.project;
+}
+
+/** HMAC-SHA256 of the project's and the read-only key's ids with SECRET_KEY, base64url. */
+function signatureOf(projectId: string, keyId: string, secret: string): string {
+  return createHmac('sha256', secret).update(`wall-link:${projectId}:${keyId}`).digest('base64url');
+}
+
+/** The last segment of a wall link for a named read-only key: `<key id>.<signature>`. */
+export function wallToken(projectId: string, keyId: string, secret: string): string {
+  return `${keyId}.${signatureOf(projectId, keyId, secret)}`;
+}
+
+/**
+ * The grant a wall link opens: the named key must still exist and be read-only, and the signature match its
+ * project (compared in constant time); null otherwise. Revoking the key ends every link made for it.
+ */
+export async function grantOfToken(token: string, secret: string): Promise<WallGrant | null> {
+  const [keyId, signature, extra] = token.split('.');
+  if (!keyId || !signature || extra !== undefined) return null;
+  const key = await ApiKey.findById(keyId).lean<ApiKeyDoc>();
+  if (!key?.readOnly) return null;
+  const expected = Buffer.from(signatureOf(key.projectId, key._id, secret));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? { projectId: key.projectId, digest: key.hash } : null;
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { createApiKey, revokeApiKey } from '../../../shared/services/api-keys.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
-import { csrfOf, webAgent } from '../../helpers/web.js';
+import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 
 /** Pastes `key` into the wall form of a new agent's session (or `agent`'s). */
 async function paste(key: string, agent = webAgent()): Promise<{ agent: supertest.Agent; res: supertest.Response; _csrf: string }> {
@@ -95,5 +95,39 @@ describe('wall display', () => {
     const { agent: left, _csrf } = await paste(built.apiKeyReadonly);
     expect((await left.post('/wall/leave').type('form').send({ _csrf })).headers.location).to.equal('/wall/');
     expect((await left.get(base)).status).to.equal(303);
+  });
+
+  it("opens from an owner's signed link of a named read-only key, which a forged signature or a revoked key does not", async () => {
+    const { built, base } = await projectWithCheck();
+    const readOnly = await createApiKey(built.project._id, 'lobby screen', true, new Date());
+    const readWrite = await createApiKey(built.project._id, 'deploy', false, new Date());
+    await join(built.project._id, await buildUser('owner@example.org'), 'owner');
+    await join(built.project._id, await buildUser('viewer@example.org'), 'ro');
+    const owner = webAgent();
+    await signIn(owner, 'owner@example.org');
+    const settings = await owner.get(`${base}settings/`);
+    expect(settings.text).to.contain(`href="${base}keys/${readOnly.doc._id}/wall-link"`).and.not.to.contain(`keys/${readWrite.doc._id}/wall-link`);
+    const page = await owner.get(`${base}keys/${readOnly.doc._id}/wall-link`);
+    const link = /id="wall-link">([^<]+)</.exec(page.text)?.[1] ?? expect.fail('no link on the page');
+    const path = new URL(link).pathname;
+    expect(path).to.match(new RegExp(`^/wall/${readOnly.doc._id}\\.[A-Za-z0-9_-]{43}$`));
+    expect((await owner.get(`${base}keys/${readWrite.doc._id}/wall-link`)).status).to.equal(404);
+    const viewer = webAgent();
+    await signIn(viewer, 'viewer@example.org');
+    expect((await viewer.get(`${base}keys/${readOnly.doc._id}/wall-link`)).status).to.equal(403);
+
+    const wall = webAgent();
+    expect((await wall.get(path)).headers.location).to.equal(base);
+    expect((await wall.get(base)).text).to.contain('Wall display: read-only');
+    const forged = `${path.slice(0, -2)}${path.endsWith('AA') ? 'BB' : 'AA'}`;
+    const other = await projectWithCheck();
+    const otherKey = await createApiKey(other.built.project._id, 'other', true, new Date());
+    for (const bad of [forged, `/wall/${readWrite.doc._id}.${path.split('.')[1]}`, `/wall/${otherKey.doc._id}.${path.split('.')[1]}`, '/wall/nonsense']) {
+      const res = await webAgent().get(bad);
+      expect(res.status, bad).to.equal(404);
+    }
+    await revokeApiKey(built.project._id, readOnly.doc._id);
+    expect((await wall.get(base)).status).to.equal(401);
+    expect((await webAgent().get(path)).status).to.equal(404);
   });
 });
