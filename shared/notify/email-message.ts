@@ -41,18 +41,24 @@ export function bodyWords(body: Buffer | null): string {
   return text.length <= BODY_SHOWN_CHARS ? text : `${text.slice(0, BODY_SHOWN_CHARS)}\n… (${body.length} bytes in all; the rest is cut)`;
 }
 
-/** Reads the project, schedule and newest ping of the alert's check. */
-export async function emailDetailsOf(alert: Alert): Promise<EmailDetails> {
-  const check = await Check.findById(alert.checkId, { projectId: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1 }).lean<CheckDoc>();
-  if (!check) return { projectName: null, schedule: null, lastPing: null };
-  const [project, ping] = await Promise.all([
-    Project.findById(check.projectId, { name: 1 }).lean<ProjectDoc>(),
+/**
+ * Reads the project, schedule and newest ping of the alert's check, at once (the attempt's timeout runs meanwhile).
+ *
+ * @param projectId - The sending channel's project, which is the check's; undefined when the channel is not stored
+ *   (the check's project is then read after it).
+ */
+export async function emailDetailsOf(alert: Alert, projectId: string | undefined): Promise<EmailDetails> {
+  const [check, project, ping] = await Promise.all([
+    Check.findById(alert.checkId, { projectId: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1 }).lean<CheckDoc>(),
+    projectId ? Project.findById(projectId, { name: 1 }).lean<ProjectDoc>() : null,
     // Not lean: Mongoose gives the body as a Buffer (lean gives BSON's Binary).
-    Ping.findOne({ checkId: check._id }, { created: 1, kind: 1, body: 1 }).sort({ n: -1 }),
+    Ping.findOne({ checkId: alert.checkId }, { created: 1, kind: 1, body: 1 }).sort({ n: -1 }),
   ]);
+  if (!check) return { projectName: null, schedule: null, lastPing: null };
+  const owner = project ?? (projectId ? null : await Project.findById(check.projectId, { name: 1 }).lean<ProjectDoc>());
   const body = ping?.body ? Buffer.from(ping.body) : null;
   return {
-    projectName: project ? project.name || 'Unnamed project' : null,
+    projectName: owner ? owner.name || 'Unnamed project' : null,
     schedule: scheduleWords(check),
     lastPing: ping ? { at: ping.created, kind: ping.kind, body: bodyWords(body) } : null,
   };

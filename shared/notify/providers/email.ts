@@ -43,7 +43,7 @@ function messageTo(to: string, alert: Alert, details: EmailDetails, config: Noti
 export const email: Provider<EmailSettings> = {
   main: 'address',
   schema: Joi.object({ address: Joi.string().email({ tlds: false, multiple: true }).required() }),
-  async send({ settings, alert, config, signal, channel }) {
+  async send({ settings, alert, config, signal, channel, projectId }) {
     const timeoutMs = config.attemptTimeoutMs;
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,
@@ -59,7 +59,7 @@ export const email: Provider<EmailSettings> = {
     const recipients = splitAddresses(settings.address).filter((address) => !unconfirmed.includes(address));
     if (recipients.length === 0) throw new DeliveryError('email address not confirmed by its owner yet', false);
     const sending = (async () => {
-      const details = await emailDetailsOf(alert);
+      const details = await emailDetailsOf(alert, projectId);
       for (const to of recipients) await transport.sendMail(messageTo(to, alert, details, config, channel._id));
     })();
     try {
