@@ -47,6 +47,16 @@ export async function ownerOfDigest(digest: string): Promise<KeyOwner | null> {
   return named && project ? { project, readOnly: named.readOnly } : null;
 }
 
+/**
+ * Starts a new session (a new id: no fixation) holding only `grant`: a person signed in on this browser is signed out.
+ * @throws the session store's error.
+ */
+export async function openWall(req: Request, grant: WallGrant): Promise<void> {
+  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
+  req.session.wall = grant;
+  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
+}
+
 /** Whether a wall may open this request's page: a GET of {@link WALL_PAGES} of the grant's project. */
 function wallMayOpen(req: Request, projectId: string): boolean {
   const prefix = `/projects/${projectId}/`;

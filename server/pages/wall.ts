@@ -5,7 +5,7 @@
  * can change anything. `GET /wall/<key id>.<signature>` opens the same grant from a signed link an owner copies from
  * `/projects/<id>/keys/<key id>/wall-link`. `POST /wall/leave` ends the grant.
  */
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ApiKey, type ApiKeyDoc } from '../../shared/models/api-key.js';
 import { AppError } from '../../shared/errors.js';
 import { hashApiKey } from '../../shared/services/projects.js';
@@ -13,13 +13,13 @@ import { fieldOf } from './forms.js';
 import { render } from './render.js';
 import { accessOf, projectAccess } from './guard.js';
 import type { WebOptions } from './options.js';
-import { grantOfToken, ownerOfDigest, wallToken } from './wall-grant.js';
+import { grantOfToken, openWall, ownerOfDigest, wallToken } from './wall-grant.js';
 
 /** Longest text read as a key, characters: keys are 32; anything much longer is not one. */
 const MAX_KEY_CHARS = 200;
 
 /** The form, with `error` beside the key field (status 400) when given. */
-function wallPage(req: Parameters<typeof render>[0], res: Parameters<typeof render>[1], error = ''): void {
+function wallPage(req: Request, res: Response, error = ''): void {
   render(req, res, 'wall', { title: 'Wall display', error }, error ? 400 : 200);
 }
 
@@ -30,18 +30,19 @@ export function wallRouter(options: WebOptions): Router {
   router.post('/wall/', async (req, res) => {
     const key = fieldOf(req, 'key').trim();
     if (key === '' || key.length > MAX_KEY_CHARS) return wallPage(req, res, 'Paste a read-only API key of the project (32 characters, hcr_…).');
-    const owner = await ownerOfDigest(hashApiKey(key));
+    const digest = hashApiKey(key);
+    const owner = await ownerOfDigest(digest);
     if (!owner) return wallPage(req, res, 'No project has this key: check that it was pasted whole, or make a read-only key on the project’s Settings page.');
     if (!owner.readOnly) {
       return wallPage(req, res, 'This is a read-write key: a wall display must not hold a key that can change checks. Make a read-only key on the project’s Settings page and paste that.');
     }
-    req.session.wall = { projectId: owner.project._id, digest: hashApiKey(key) };
+    await openWall(req, { projectId: owner.project._id, digest });
     res.redirect(303, `/projects/${owner.project._id}/`);
   });
   router.get('/wall/:token', async (req, res) => {
     const grant = await grantOfToken(String(req.params.token), options.secretKey);
     if (!grant) throw new AppError(404, 'this wall link does not work: its key was revoked, or the link was not copied whole');
-    req.session.wall = grant;
+    await openWall(req, grant);
     res.redirect(303, `/projects/${grant.projectId}/`);
   });
   router.get('/projects/:projectId/keys/:keyId/wall-link', projectAccess('manage'), async (req, res) => {

@@ -9,11 +9,14 @@ import { createApiKey, revokeApiKey } from '../../../shared/services/api-keys.js
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 
-/** Pastes `key` into the wall form of a new agent's session (or `agent`'s). */
+/**
+ * Pastes `key` into the wall form of a new agent's session (or `agent`'s).
+ * @returns The answer and the CSRF token of the session after it (a new one when the wall opened).
+ */
 async function paste(key: string, agent = webAgent()): Promise<{ agent: supertest.Agent; res: supertest.Response; _csrf: string }> {
   const _csrf = csrfOf((await agent.get('/wall/')).text);
   const res = await agent.post('/wall/').type('form').send({ _csrf, key });
-  return { agent, res, _csrf };
+  return { agent, res, _csrf: res.status === 303 ? csrfOf((await agent.get(String(res.headers.location))).text) : _csrf };
 }
 
 /** A project with one check named `backup`. */
