@@ -86,6 +86,7 @@ export function docsFilesRouter(): Router {
 /** `/docs/` (the list) and `/docs/<name>` (one doc rendered), for anyone. */
 export function docsRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
+  router.get('/docs', (_req, res) => res.redirect(301, '/docs/'));
   router.get('/docs/', async (req, res) => {
     render(req, res, 'docs-index', { title: 'Docs', docs: await listDocs() });
   });

@@ -37,7 +37,7 @@ const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.met
 /** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/[^/]*|wall\/([^/]+)?)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/?[^/]*|wall\/([^/]+)?)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 

@@ -14,6 +14,8 @@ describe('docs in the web app', () => {
     expect(res.text).to.contain('<h1>Docs</h1>').and.contain('<a href="/docs/configuration">Configuration</a>');
     expect(res.text).to.contain('<a href="/docs/alerting-rules">Alerting rules</a>').and.contain('<a href="/docs/notes">Notes</a>');
     expect(res.text).to.contain('<a class="docs-link" href="/docs/">Docs</a>');
+    const bare = await webAgent().get('/docs');
+    expect([bare.status, bare.headers.location]).to.deep.equal([301, '/docs/']);
   });
 
   it('renders a doc with ids on its headings and links between docs pointing at their pages', async () => {
