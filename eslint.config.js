@@ -1,4 +1,4 @@
-// ESLint (flat config) for the TypeScript sources, their tests and the dashboard's browser modules.
+// ESLint (flat config) for the TypeScript sources, their tests and the web app's browser scripts.
 //
 // TypeScript 7 and typescript-eslint: TypeScript 7 (the Go port) ships `tsc` but no JavaScript compiler
 // API yet; typescript-eslint's type-aware rules and madge's --ts-config `require('typescript')` for that API,
@@ -118,8 +118,8 @@ export default defineConfig([
   },
 
   {
-    name: 'hc/dashboard',
-    files: ['server/dashboard/**/*.js', 'server/pages/static/**/*.js'],
+    name: 'hc/browser-scripts',
+    files: ['server/pages/static/**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { sourceType: 'module', globals: globals.browser },
   },

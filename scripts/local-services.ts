@@ -89,7 +89,7 @@ async function spawnService(name: string, command: string, args: string[], port:
 }
 
 /**
- * The settings the service requires of Redis (README "Redis settings"): the
+ * The settings the service requires of Redis (docs/configuration.md, "Redis settings"): the
  * append-only file on and fsynced every second, so queued work survives a
  * kill -9 of Redis; no eviction, so a full Redis refuses writes instead of
  * silently dropping jobs; and `hz 100`, since Redis ends a timed-out blocking

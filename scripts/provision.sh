@@ -6,7 +6,7 @@
 #   scripts/provision.sh redis      only redis-server
 #   scripts/provision.sh postgres   only the PostgreSQL server (FerretDB's PostgreSQL backend and its tests)
 #   scripts/provision.sh ferretdb   only (re)build .data/bin/ferretdb from scripts/ferretdb when stale
-#   scripts/provision.sh browser    only chromium (Debian's), which the dashboard's browser tests drive
+#   scripts/provision.sh browser    only chromium (Debian's), which the web app's browser tests drive
 #   scripts/provision.sh test       all of the above (what `npm test` runs)
 #
 # redis-server and PostgreSQL come from the system: as root (or with password-less
@@ -83,10 +83,10 @@ provision_package() {
 
 provision_redis() { provision_package redis-server command -v redis-server; }
 
-# The browser the dashboard tests drive with puppeteer-core (which never downloads one); CHROMIUM_PATH overrides it.
+# The browser the web app's browser tests drive with puppeteer-core (which never downloads one); CHROMIUM_PATH overrides it.
 provision_browser() {
   if [[ -n "${CHROMIUM_PATH:-}" ]]; then
-    [[ -x "$CHROMIUM_PATH" ]] || say "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable; the dashboard tests will fail"
+    [[ -x "$CHROMIUM_PATH" ]] || say "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable; the browser tests will fail"
     return 0
   fi
   provision_package chromium test -x /usr/bin/chromium

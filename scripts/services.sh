@@ -100,7 +100,7 @@ start_redis() {
   command -v redis-server >/dev/null 2>&1 || exit 1
   mkdir -p "$DATA/redis"
   say "starting redis-server on 127.0.0.1:$REDIS_PORT (append-only file in .data/redis, log .data/redis.log)"
-  # The settings the service requires (README "Redis settings"): AOF fsynced every second, no eviction,
+  # The settings the service requires (docs/configuration.md, "Redis settings"): AOF fsynced every second, no eviction,
   # and hz 100 so a delayed deadline job fires within 10 ms.
   launch redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA/redis" \
     --appendonly yes --appendfsync everysec --maxmemory-policy noeviction --hz 100 --daemonize no

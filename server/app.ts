@@ -8,8 +8,8 @@
  * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
  * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
  * endpoints (process metrics, `/admin/queues`) when a credential is configured,
- * the web app's pages (server/pages: `/`, `/signin/`, `/projects/…`, `/invite/…`, `/static/…`), and the
- * key-based wall display at `/wall/` (its files under `/dashboard/`).
+ * and the web app's pages (server/pages: `/`, `/signin/`, `/projects/…`, `/invite/…`, `/static/…`, `/docs/…`),
+ * the wall display at `/wall/` among them.
  */
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
@@ -20,7 +20,6 @@ import { badgeRouter } from './routes/badge.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
-import { dashboardRouter } from './routes/dashboard.js';
 import { pagesRouter } from './pages/index.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
@@ -82,7 +81,6 @@ export function createApp(deps: AppDeps): Express {
   if (ops.prometheusEnabled) app.use(projectMetricsRouter(deps.clock));
   app.use(opsRouter(ops, deps.queues));
   app.use(pagesRouter(deps));
-  app.use(dashboardRouter());
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,5 +1,5 @@
 /**
- * What a request says of its sender behind TRUST_PROXY proxies (README, Security): the client's address and the scheme.
+ * What a request says of its sender behind TRUST_PROXY proxies (docs/security.md): the client's address and the scheme.
  * With 0 hops (the default) X-Forwarded-For and X-Forwarded-Proto are ignored, so no client can write them; with n hops
  * the address is the n-th X-Forwarded-For entry from the right (each proxy appends the address it saw), so entries a
  * client wrote itself, further left, are never believed. The ping log's `remote_addr` and `scheme` (behaviour.md §1.5)

@@ -1,5 +1,5 @@
 /**
- * `hc-admin project …`: creating projects and showing their keys once; adding members (README, Web app).
+ * `hc-admin project …`: creating projects and showing their keys once; adding members (docs/web-app.md).
  */
 import { Option, type Command } from 'commander';
 import { createProject } from '../../shared/services/projects.js';

@@ -1,5 +1,5 @@
 /**
- * `hc-admin user …`: creating the web app's users (README, Web app), the first one on a fresh install.
+ * `hc-admin user …`: creating the web app's users (docs/web-app.md), the first one on a fresh install.
  */
 import { Option, type Command } from 'commander';
 import { config } from '../../shared/config.js';

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     const stage: BenchStage = { origin: web.origin, apiKey, projectId: project._id, redis, prefix: RUN, opts };
 
     const [, hz] = (await redis.config('GET', 'hz'));
-    out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see README "Redis settings")'}\n`);
+    out(`Redis hz: ${hz}${Number(hz) >= 100 ? '' : ' (below the required 100: deadlines fire up to 1000/hz ms late, see docs/configuration.md, "Redis settings")'}\n`);
     let service: LoadResult | undefined;
     if (runs('throughput')) service = await reportThroughput({ web, journalWeb, paths, ids, reference }, opts, out);
     const shape = { connections: opts.connections, durationS: opts.duration };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`'s command line (README "Benchmarks"): the options, their defaults, and the reference
+ * `npm run bench`'s command line (docs/benchmarks.md): the options, their defaults, and the reference
  * Healthchecks when one is given.
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]

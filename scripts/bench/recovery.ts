@@ -1,5 +1,5 @@
 /**
- * Recovery times (issue 24, README "Failure and recovery"): 300 checks due in one instant, each with a webhook
+ * Recovery times (issue 24, docs/operations.md, "Failure and recovery"): 300 checks due in one instant, each with a webhook
  * channel to a local receiver, and a fault at that deadline, with worker processes on the SHIPPED intervals
  * (sweep, recovery pass, job lock, alert claims: none is set here). The faults: one of two workers killed (kill -9)
  * 150 ms after the deadline; the only worker killed then and restarted at once; FLUSHALL of the phase's Redis
@@ -7,7 +7,7 @@
  * the repeats (by Idempotency-Key) and the down flips recorded (a check flipped twice is a bug).
  *
  * The phase runs on a redis-server of its own (a free port, its data in a temporary directory, the settings of
- * README "Redis settings"), so its FLUSHALL touches nothing shared, and in a MongoDB database of its own (dropped at
+ * docs/configuration.md, "Redis settings"), so its FLUSHALL touches nothing shared, and in a MongoDB database of its own (dropped at
  * the end), so that no other worker of the bench (whose recovery pass reads every check past its deadline) takes its checks.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * The tables of the bench's phases but throughput (throughput-report.ts): each runs its measurement and prints its
- * rows as they come, in the README's Markdown form. Times are printed in milliseconds or, where said, seconds.
+ * rows as they come, in docs/benchmarks.md's Markdown form. Times are printed in milliseconds or, where said, seconds.
  */
 import { loadavg } from 'node:os';
 import type { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 /**
- * The bench's `schedules` phase: the CPU time of the schedule engines (README "Benchmarks"), without any service. For
+ * The bench's `schedules` phase: the CPU time of the schedule engines (docs/benchmarks.md), without any service. For
  * every valid case of the cron and OnCalendar differential fixtures it times `nextPingAt` from the case's start and
  * from each occurrence found (up to three calls per case, as a check's deadline is computed on each ping), each call
  * run 5 times and its median kept, expressions already parsed (the engine caches them); and `isValidSchedule` (parse

@@ -1,4 +1,4 @@
-/** The description of the maintenance window endpoints (README "Alerting rules"): paths, schemas and the `window` parameter, merged in document.ts. */
+/** The description of the maintenance window endpoints (docs/alerting-rules.md): paths, schemas and the `window` parameter, merged in document.ts. */
 import type { Json } from './schemas.js';
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';

@@ -39,7 +39,7 @@ export const parameters: { [key: string]: Json } = {
   flipsStart: { name: 'start', in: 'query', required: false, description: 'Flips at or after this UNIX time.', schema: { type: 'integer', minimum: 0, maximum: 10_000_000_000 } },
   pingsExitStatus: {
     name: 'exitstatus', in: 'query', required: false,
-    description: "`1` adds each ping's `exitstatus` (0–255 or null). An extension the dashboard uses; the reference does not expose it.",
+    description: "`1` adds each ping's `exitstatus` (0–255 or null). An extension of this service; the reference does not expose it.",
     schema: { type: 'string', enum: ['1'] },
   },
   channel: { name: 'channel', in: 'path', required: true, description: "The channel's UUID.", schema: { type: 'string', pattern: UUID_PATTERN } },

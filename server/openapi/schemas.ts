@@ -122,7 +122,7 @@ export const schemas: { [key: string]: Json } = {
     type: 'object',
     description: 'A channel to create or change. `value`: the kind\'s main setting as text (an address, a URL), or its settings as an object; every kind also takes `up` and `down` booleans.',
     properties: {
-      kind: { type: 'string', description: 'One of the kinds the README lists.' },
+      kind: { type: 'string', description: 'One of the kinds docs/alerts.md lists.' },
       name: { type: 'string', maxLength: 100 },
       value: { anyOf: [{ type: 'string' }, { type: 'object' }] },
       disabled: { type: 'boolean' },

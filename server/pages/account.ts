@@ -1,5 +1,5 @@
 /**
- * Sign-in, sign-out, sign-up and password change (README, Web app). A wrong password and an unknown address get the
+ * Sign-in, sign-out, sign-up and password change (docs/web-app.md). A wrong password and an unknown address get the
  * same answer, and sign-up answers the same whether or not the address had an account, so no page reveals which
  * addresses have one. Passwords are never logged.
  */

@@ -1,5 +1,5 @@
 /**
- * The integrations page's channel form (README, Web app): kind, name, the kind's settings as fields
+ * The integrations page's channel form (docs/web-app.md): kind, name, the kind's settings as fields
  * (server/pages/channel-kinds.ts) and which flips alert (`both`, `down`, `up`). The fields are assembled into the
  * settings object the API takes and checked by the API's own code (server/services/channels.ts channelValueOf, the
  * kind's Joi schema in shared/notify), so the page shows the API's message under the setting's field.

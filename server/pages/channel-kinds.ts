@@ -1,11 +1,11 @@
 /**
  * What the integrations page asks for each channel kind (issue 21 item 1): the kind's settings (shared/notify/providers/,
- * README "Channel values") as labelled fields with a one-line instruction. Every kind fits in fields, so the page has
+ * docs/alerts.md, "Channel values") as labelled fields with a one-line instruction. Every kind fits in fields, so the page has
  * no JSON text area; `hc-admin` and `POST /api/v3/integrations/` still take any value.
  */
 import type { ChannelKind } from '../../shared/notify/kinds.js';
 
-/** How a field is shown and read back (README, Web app). */
+/** How a field is shown and read back (docs/web-app.md). */
 export type SettingType =
   /** One line of text; `url` and `password` are its browser variants. */
   | 'text' | 'url' | 'password'

@@ -1,5 +1,5 @@
 /**
- * Email channels' address links (README, Integrations): the confirmation mailed to a new address (its page shows a
+ * Email channels' address links (docs/web-app.md, Integrations): the confirmation mailed to a new address (its page shows a
  * button; the POST confirms) and the one-click unsubscribe of every alert (RFC 8058: its GET shows a page with a
  * button; a POST, from that page or from the mail client, unsubscribes without a session or CSRF token, the signed
  * link being the proof). Confirmation mails are limited per address and per client like the other mailed links.

@@ -1,5 +1,5 @@
 /**
- * A project's checks in the browser (README, Web app): the list (live), the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
+ * A project's checks in the browser (docs/web-app.md): the list (live), the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
  * A check's own page is in check-page.ts.
  * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
  */

@@ -1,5 +1,5 @@
 /**
- * Changing an account's address (README, Web app): asked on the account page with the password, confirmed by a link
+ * Changing an account's address (docs/web-app.md): asked on the account page with the password, confirmed by a link
  * mailed to the new address; until then the old address stays. An address that has an account gets a notice instead
  * of a link, and the page answers the same either way, so nobody learns which addresses have one. The old address is
  * told once the change is made.

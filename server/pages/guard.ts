@@ -1,6 +1,6 @@
 /**
  * Who is asking, and may they: the signed-in user from the session, and their role in the project of the path
- * (README, Web app, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
+ * (docs/web-app.md, roles table). A role too weak gets 403; no membership or a deleted project gets 404.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../shared/clock.js';
@@ -13,6 +13,7 @@ import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { currentUser } from './render.js';
+import { wallProject } from './wall-grant.js';
 
 /** Sets `res.locals.user` from the session; a session of a deleted user, or from before a password change, is signed out. */
 export const loadUser: RequestHandler = async (req, res, next) => {
@@ -49,17 +50,27 @@ export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-wri
 
 /**
  * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN); a member
- * without a second factor in a project that requires one is sent to add one (except to leave it: `leaving`).
- * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak.
+ * without a second factor in a project that requires one is sent to add one (except to leave it: `leaving`). Without
+ * a user, a wall display's grant for the project (server/pages/wall-grant.ts) reads its checks as `ro`
+ * (`res.locals.wall`).
+ * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak
+ *   or a wall asks for more than its pages; AppError(401) when a wall's key was revoked.
  */
 export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const user = currentUser(res);
+    const projectId = String(req.params.projectId);
+    const wall = user ? null : await wallProject(req, projectId, need);
+    if (wall) {
+      res.locals.access = { project: wall, role: 'ro' } satisfies ProjectAccess;
+      res.locals.wall = true;
+      next();
+      return;
+    }
     if (!user) {
       res.redirect(303, `/signin/?next=${encodeURIComponent(req.originalUrl)}`);
       return;
     }
-    const projectId = String(req.params.projectId);
     const role = UUID_RE.test(projectId) ? await roleOf(projectId, user._id) : null;
     const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
     if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');

@@ -1,5 +1,5 @@
 /**
- * The web app (README, Web app): server-rendered Eta pages for people who sign in with email and password, with
+ * The web app (docs/web-app.md): server-rendered Eta pages for people who sign in with email and password, with
  * sessions in Redis, CSRF tokens on every state-changing request (csrf-sync, synchroniser tokens kept in the session),
  * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
  */
@@ -33,6 +33,8 @@ import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 import { timelineRouter } from './timeline.js';
 import { badgePageRouter } from './badge-page.js';
+import { docsFilesRouter, docsRouter } from './docs.js';
+import { wallRouter } from './wall.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -40,7 +42,7 @@ const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.met
 /** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/?[^/]*|wall\/([^/]+)?)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -128,10 +130,13 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(maintenanceRouter(deps));
   pages.use(channelLinksRouter(options, deps.clock));
   pages.use(timelineRouter(), badgePageRouter());
+  pages.use(docsRouter());
+  pages.use(wallRouter(options));
   pages.use(pageErrors);
 
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
   router.use(unsubscribeRouter(options, deps.clock), pageErrors);
+  router.use(docsFilesRouter());
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   return router;
 }

@@ -1,5 +1,5 @@
 /**
- * A project's integrations in the browser (README, Web app): the channels with their kind, assigned checks and last
+ * A project's integrations in the browser (docs/web-app.md): the channels with their kind, assigned checks and last
  * delivery (from the notification log); owners and read-write members add, edit, delete and test them. Writes go
  * through shared/services/channels.ts with the API's validation; a test goes through the real provider once
  * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel,

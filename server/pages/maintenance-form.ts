@@ -1,5 +1,5 @@
 /**
- * The maintenance window form ⇄ the API's payload (README "Alerting rules"): checked by the API's Joi schema
+ * The maintenance window form ⇄ the API's payload (docs/alerting-rules.md): checked by the API's Joi schema
  * (server/schemas/maintenance.ts) and then by its service, so the page shows the API's own message beside the field.
  */
 import type { Request } from 'express';

@@ -1,5 +1,5 @@
 /**
- * A project's members (README, Web app): everyone sees the list; owners invite by email (a signed link shown on the
+ * A project's members (docs/web-app.md): everyone sees the list; owners invite by email (a signed link shown on the
  * page and emailed), list and revoke pending invitations, change roles and remove members. Invitation links:
  * `/invite/<token>`.
  */

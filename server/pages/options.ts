@@ -1,4 +1,4 @@
-/** Settings of the web app's pages (README, Web app); tests pass their own, the service takes them from config. */
+/** Settings of the web app's pages (docs/web-app.md); tests pass their own, the service takes them from config. */
 import { config } from '../../shared/config.js';
 import type { SsoConfig } from '../../shared/config-sso.js';
 

@@ -1,5 +1,5 @@
 /**
- * The project list and a project's settings (README, Web app): create, rename, delete (owner, confirmed by typing the
+ * The project list and a project's settings (docs/web-app.md): create, rename, delete (owner, confirmed by typing the
  * name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
  * and whether members need a second factor.
  */

@@ -1,5 +1,5 @@
 /**
- * Password reset and sign-in by a mailed link (README, Web app). Asking for a link answers the same page whether or
+ * Password reset and sign-in by a mailed link (docs/web-app.md). Asking for a link answers the same page whether or
  * not the address has an account, and the lookup, the link and the mail happen after the answer, so neither the
  * answer nor its timing tells. A link's page shows a form; only its POST uses the link (a mail scanner fetching the
  * link uses nothing).

@@ -31,7 +31,8 @@ export function currentUser(res: Response): UserDoc | undefined {
 /**
  * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
  * `times` (server/pages/times.ts, in the user's zone or the one `?tz=` chose: server/pages/zone.ts) with `zoneSwitch`,
- * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), and `res.locals.pageData` (what a route before the page's added).
+ * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), `wall` for a wall display
+ * (server/pages/wall-grant.ts), and `res.locals.pageData` (what a route before the page's added).
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -43,7 +44,7 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const { zone, switcher } = zoneOfRequest(req, res, user?.tz);
   const times = pageTimes(zone, (res.locals.now as Date | undefined) ?? new Date());
   const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
-  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', here: req.method === 'GET' ? req.originalUrl : '/projects/' };
+  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
   const html = eta.render(view, { ...shared, ...extra, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }

@@ -4,32 +4,14 @@
  * Pure functions: templates call them through `it.times`.
  */
 import moment from 'moment-timezone';
-
-/** Seconds in each unit a period is written with, largest first. */
-const UNITS: ReadonlyArray<[string, number]> = [['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
+import { humanPeriod, PERIOD_UNITS as UNITS } from '../../shared/domain/periods.js';
 
 /** `zone` if moment-timezone knows it, else `UTC`: a stored zone that a newer tz database dropped still renders. */
 export function zoneOr(zone: string | null | undefined): string {
   return zone && moment.tz.zone(zone) ? zone : 'UTC';
 }
 
-/**
- * A period in at most two human units: 86400 → "1 day", 5400 → "1 hour 30 minutes", 0 → "0 seconds".
- *
- * @param seconds - whole seconds (the API's `timeout`, `grace`, a run's duration rounded).
- */
-export function humanPeriod(seconds: number): string {
-  const parts: string[] = [];
-  let rest = Math.max(0, Math.round(seconds));
-  for (const [name, size] of UNITS) {
-    if (parts.length === 2) break;
-    const n = Math.floor(rest / size);
-    if (n === 0) continue;
-    parts.push(`${n} ${name}${n === 1 ? '' : 's'}`);
-    rest -= n * size;
-  }
-  return parts.length ? parts.join(' ') : '0 seconds';
-}
+export { humanPeriod };
 
 /**
  * A duration measured in milliseconds, short: 850 → "0.85 s", 12400 → "12 s", 340000 → "5 min 40 s", 7200000 → "2 h".

@@ -1,4 +1,4 @@
-/** The alerting-rule members of the check JSON (README "Alerting rules"): each only when set, so a check without rules shows its usual keys. */
+/** The alerting-rule members of the check JSON (docs/alerting-rules.md): each only when set, so a check without rules shows its usual keys. */
 import type { CheckDoc } from '../../shared/models/check.js';
 
 /** Rule members, in the API's names; durations in seconds. */

@@ -1,5 +1,5 @@
 /**
- * Maintenance window JSON (README "Alerting rules"): only the members of its kind (one-off or recurring); `active` and `active_until` at `now`.
+ * Maintenance window JSON (docs/alerting-rules.md): only the members of its kind (one-off or recurring); `active` and `active_until` at `now`.
  * Checks are named by UUID, or to a read-only key by `unique_key`, as the checks list names them (behaviour.md §1.3 rule 1): a UUID is all a ping needs.
  */
 import type { MaintenanceDoc } from '../../shared/models/maintenance.js';

@@ -13,7 +13,7 @@ export type NotificationOutcome = 'delivered' | 'failed' | 'skipped' | 'pending'
 
 /** A notification as the log lists it; times truncated to whole seconds with `+00:00`. */
 export interface NotificationJson {
-  /** The flip's direction, what the alert announces; `late` for a late warning (README "Alerting rules"). */
+  /** The flip's direction, what the alert announces; `late` for a late warning (docs/alerting-rules.md). */
   status: 'up' | 'down' | 'late';
   /** When the check changed status (the flip's timestamp). */
   flip_timestamp: string;

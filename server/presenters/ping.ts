@@ -28,7 +28,7 @@ export interface PingJson {
   body_url: string | null;
   /** Seconds, 2 decimals; only on a completion paired with its start. */
   duration?: number;
-  /** The exit status (0–255) or null; only when asked for (`?exitstatus=1`, an extension the dashboard uses). */
+  /** The exit status (0–255) or null; only when asked for (`?exitstatus=1`, an extension the earlier wall display used). */
   exitstatus?: number | null;
 }
 

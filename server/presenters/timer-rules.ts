@@ -1,4 +1,4 @@
-/** The timed alerting rules in a check's JSON (README "Alerting rules"): each key only when the rule is set, so a check without rules shows exactly the keys it showed before. */
+/** The timed alerting rules in a check's JSON (docs/alerting-rules.md): each key only when the rule is set, so a check without rules shows exactly the keys it showed before. */
 import type { CheckDoc } from '../../shared/models/check.js';
 import type { NotificationDoc } from '../../shared/models/notification.js';
 

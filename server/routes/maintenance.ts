@@ -1,4 +1,4 @@
-/** Maintenance window endpoints (README "Alerting rules"): `maintenance/` (list, create) and `maintenance/<uuid>` (get, update, delete). */
+/** Maintenance window endpoints (docs/alerting-rules.md): `maintenance/` (list, create) and `maintenance/<uuid>` (get, update, delete). */
 import { Router, type RequestHandler } from 'express';
 import type { AppDeps } from '../deps.js';
 import { endpoint } from '../middleware/endpoint.js';

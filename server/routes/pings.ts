@@ -1,4 +1,4 @@
-/** Ping log endpoints (behaviour.md §3.6), read-write keys only; `?exitstatus=1` is the dashboard's extension. */
+/** Ping log endpoints (behaviour.md §3.6), read-write keys only; `?exitstatus=1` is our extension (the earlier wall display used it). */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';

@@ -1,5 +1,5 @@
 /**
- * Per-project Prometheus metrics at the reference's three paths (README, Operations). The key picks the project, the
+ * Per-project Prometheus metrics at the reference's three paths (docs/operations.md). The key picks the project, the
  * UUID only has to be well formed; no Bearer → 401, key not 32 characters → 400, not a read-only key → 403 (empty).
  * A named read-only key made in the web app counts as the project's own read-only key.
  */

@@ -1,5 +1,5 @@
 /**
- * The alerting-rule fields of the create/update check payload (README "Alerting rules", issue 22). All optional; `null` turns a rule off. They
+ * The alerting-rule fields of the create/update check payload (docs/alerting-rules.md, issue 22). All optional; `null` turns a rule off. They
  * come after the reference's fields, so a payload with a bad reference field reports that error first (behaviour.md §3.7 rule 4).
  */
 import Joi from 'joi';

@@ -1,5 +1,5 @@
 /**
- * The maintenance window payload (README "Alerting rules"): `name`; either `start` and `end` (ISO 8601) or a cron or OnCalendar `schedule` (≤ 100 characters) with `tz` and
+ * The maintenance window payload (docs/alerting-rules.md): `name`; either `start` and `end` (ISO 8601) or a cron or OnCalendar `schedule` (≤ 100 characters) with `tz` and
  * `duration` (seconds); the checks covered by `checks` (`"*"` or a list of check UUIDs) and/or `tags` (space-separated). The shape is checked
  * here; the combination, the order of `start` and `end` and the check UUIDs by the service (server/services/maintenance.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Payload keys of the timed alerting rules (README "Alerting rules"), spread into the check payload schema (server/schemas/check.ts): `notify_late`
+ * Payload keys of the timed alerting rules (docs/alerting-rules.md), spread into the check payload schema (server/schemas/check.ts): `notify_late`
  * and `repeat_every`. Messages are the API's usual ones (server/schemas/parse.ts).
  */
 import Joi from 'joi';

@@ -1,4 +1,4 @@
-/** From a validated payload's alerting-rule fields to stored check fields (README "Alerting rules"), and the checks `depends_on` needs. */
+/** From a validated payload's alerting-rule fields to stored check fields (docs/alerting-rules.md), and the checks `depends_on` needs. */
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { AppError } from '../../shared/errors.js';
 import { VALIDATION_PREFIX } from '../schemas/parse.js';

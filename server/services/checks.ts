@@ -157,7 +157,7 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
 
 /**
  * Deletes a check with its pings, flips and notifications (§3.6 Delete); returns it as it was. Checks holding an alert because it was down are
- * released (README "Alerting rules", `depends_on`): a deleted parent is not down.
+ * released (docs/alerting-rules.md, `depends_on`): a deleted parent is not down.
  * @throws AppError(404) when it was deleted meanwhile.
  */
 export async function deleteCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {

@@ -1,5 +1,5 @@
 /**
- * Maintenance windows for the API (README "Alerting rules"): list, create, read, update, delete, within the key's project. A change or deletion of
+ * Maintenance windows for the API (docs/alerting-rules.md): list, create, read, update, delete, within the key's project. A change or deletion of
  * a window makes the checks holding an alert for a window of the project look again at once (their deadline jobs), so a shortened or deleted
  * window releases them then.
  */

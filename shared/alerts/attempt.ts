@@ -20,7 +20,7 @@ const MS_PER_SECOND = 1000;
 
 /** A claimed notification with the check it alerts about (null when deleted) and its channel (null when deleted). */
 export interface ClaimedAlert extends HeldNotification {
-  check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing' | 'status'> | null;
+  check: Pick<CheckDoc, '_id' | 'projectId' | 'name' | 'tags' | 'desc' | 'lastPing' | 'status'> | null;
   channel: ChannelDoc | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Maintenance windows on the alert path (README "Alerting rules"): the alerts of a check in an active window are held back (logged as skipped,
+ * Maintenance windows on the alert path (docs/alerting-rules.md): the alerts of a check in an active window are held back (logged as skipped,
  * reason "in maintenance"), and a check held down owes one alert when the window ends: `heldUntil` is written through the check store, and its deadline job
  * moved there, before the outbox entry is pulled, so a crash in between repeats both (each idempotent) and the alert is owed exactly once
  * (shared/domain/timer-rules.ts `maintenanceEndChange`).

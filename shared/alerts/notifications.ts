@@ -2,7 +2,7 @@
  * The notification state machine that makes delivery exactly-once per (flip, channel) (behaviour.md §6 rule 5). Every transition is a conditional
  * update: an attempt claims a `pending` notification, or a `sending` one whose lease ran out, under a fresh token; only the token's holder records
  * the outcome; `delivered` and `failed` are final. The one open window, a worker dying after the provider accepted but before `delivered` is written,
- * makes that alert at-least-once (README "Retries and delivery guarantee").
+ * makes that alert at-least-once (docs/alerts.md, "Retries and delivery guarantee").
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';

@@ -1,4 +1,4 @@
-/** Reads of the maintenance windows that cover checks (README "Alerting rules"); the timing itself is shared/domain/maintenance.ts. */
+/** Reads of the maintenance windows that cover checks (docs/alerting-rules.md); the timing itself is shared/domain/maintenance.ts. */
 import { Maintenance, type MaintenanceDoc } from '../models/maintenance.js';
 import { maintenanceUntil } from '../domain/maintenance.js';
 import type { CheckDoc } from '../models/check.js';

@@ -1,6 +1,6 @@
 /**
  * Cron expression parsing (behaviour.md §2.4 rules 1–5), following the reference's cronsim parser token by token.
- * Pure. Why not cron-parser: README, API notes.
+ * Pure. Why not cron-parser: docs/api.md.
  */
 
 /** The "last" marker in a day-of-week `nL` item. */

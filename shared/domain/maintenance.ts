@@ -1,5 +1,5 @@
 /**
- * Maintenance windows in time (README "Alerting rules"): whether a window is active at a moment and until when, and which checks it covers. Pure:
+ * Maintenance windows in time (docs/alerting-rules.md): whether a window is active at a moment and until when, and which checks it covers. Pure:
  * time is a parameter. Recurring windows use the project's own cron or OnCalendar engine (shared/domain/schedule.ts), by the schedule's shape.
  */
 import { nextPingAt, scheduleKind } from './schedule.js';

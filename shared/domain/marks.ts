@@ -1,4 +1,4 @@
-/** Words for the marks an alerting rule leaves on a flip (README "Alerting rules"), as the notification log shows them. */
+/** Words for the marks an alerting rule leaves on a flip (docs/alerting-rules.md), as the notification log shows them. */
 import type { FlipMark } from '../models/check-rules.js';
 
 const WORDS: Record<FlipMark, string> = {

@@ -81,7 +81,7 @@ function nextInZone(cal: CalendarFields, zone: ZoneSegments, afterMs: number): n
   const afterSecondMs = Math.floor(afterMs / SECOND_MS) * SECOND_MS;
   let wallMs = afterSecondMs + offsetAt(zone, afterSecondMs).offsetMs + SECOND_MS;
   // In the second pass of a repeated hour, the wall times still to come in it count at their first pass, before
-  // `afterMs` (the reference answers such a moment; README, deviations): go on after the repetition.
+  // `afterMs` (the reference answers such a moment; docs/api.md, deviations): go on after the repetition.
   wallMs = Math.max(wallMs, repeatEndWall(zone, afterSecondMs) ?? wallMs);
   for (;;) {
     const match = nextWallSecond(cal, wallMs);

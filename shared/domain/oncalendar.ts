@@ -1,6 +1,6 @@
 /**
  * OnCalendar expression parsing (behaviour.md §7 item 6): systemd.time(7) calendar events as the reference's
- * `oncalendar` package reads them, line by line. Pure. Semantics and deviations: README, "OnCalendar schedules".
+ * `oncalendar` package reads them, line by line. Pure. Semantics and deviations: docs/api.md, "OnCalendar schedules".
  */
 import { isZoneName } from './tz.js';
 import { DAY, END_YEAR, FIRST_YEAR, HOUR, MINUTE, MONTH, OnCalendarSyntaxError, SECOND, WEEKDAY, YEAR, parseTerm, span } from './oncalendar-terms.js';

@@ -105,7 +105,7 @@ function nextOnWallClock(
 
 /**
  * Rule 8 (minute or hour starts with `*`): walk real time, one stretch of constant offset at a time; skipped wall
- * times never fire, repeated ones fire twice. Every real minute counts (cronsim differs: README, API notes).
+ * times never fire, repeated ones fire twice. Every real minute counts (cronsim differs: docs/api.md).
  * `match` is kept across offset changes, so a rare expression is not searched again from each one.
  */
 function nextInRealTime(

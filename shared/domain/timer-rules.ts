@@ -1,5 +1,5 @@
 /**
- * The timed alerting rules (README "Alerting rules"): `notify_late` (a `late` alert when a check enters its grace period) and `repeat_every`
+ * The timed alerting rules (docs/alerting-rules.md): `notify_late` (a `late` alert when a check enters its grace period) and `repeat_every`
  * (reminders while it stays down). Both are timed by the check's one deadline job: the job is due at {@link wakeAt}, the earliest of the deadline and
  * the rules' next moment, and the deadline worker applies {@link ruleChange}. Pure: time is a parameter.
  */

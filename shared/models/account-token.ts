@@ -1,5 +1,5 @@
 /**
- * A link mailed to an account's address (README, Web app, Security): a password reset, a sign-in link or an email
+ * A link mailed to an account's address (docs/security.md): a password reset, a sign-in link or an email
  * change. The link carries the id and its HMAC signature; the document says what it is for, for whom, until when,
  * and whether it was used (a second use is refused).
  */

@@ -1,5 +1,5 @@
 /**
- * A check's timed alerting rules and their state (README "Alerting rules", shared/domain/timer-rules.ts). All absent on a check that never had
+ * A check's timed alerting rules and their state (docs/alerting-rules.md, shared/domain/timer-rules.ts). All absent on a check that never had
  * them, so it is stored, and serialised, as before.
  */
 import { Schema } from 'mongoose';

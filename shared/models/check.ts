@@ -31,7 +31,7 @@ export interface OutboxFlip {
   oldStatus: StoredStatus;
   newStatus: StoredStatus;
   reason: FlipReason;
-  /** Why an alerting rule raised or held back this flip's alerts (README "Alerting rules"); absent when no rule played a part. */
+  /** Why an alerting rule raised or held back this flip's alerts (docs/alerting-rules.md); absent when no rule played a part. */
   marks?: FlipMark[];
   /** A held-back alert released (shared/alerts/dependencies.ts): completing it sends alerts but records no flip. */
   alertOnly?: boolean;

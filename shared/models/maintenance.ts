@@ -1,5 +1,5 @@
 /**
- * A maintenance window (README "Alerting rules"): while one is active, the checks it covers keep their status and record their flips, marked, and
+ * A maintenance window (docs/alerting-rules.md): while one is active, the checks it covers keep their status and record their flips, marked, and
  * send nothing; a check still down when it ends alerts once then (shared/domain/maintenance.ts, shared/alerts/outbox.ts). Either one-off (`start`
  * to `end`) or recurring (a cron or OnCalendar `schedule` in `tz`, each occurrence lasting `duration` seconds).
  */

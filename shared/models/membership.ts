@@ -1,4 +1,4 @@
-/** A user's role in a project (README, Web app, roles table): owner, rw (read-write) or ro (read-only). */
+/** A user's role in a project (docs/web-app.md, roles table): owner, rw (read-write) or ro (read-only). */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /** Roles, strongest first. */

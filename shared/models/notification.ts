@@ -32,7 +32,7 @@ export interface NotificationDoc {
   reason: FlipReason;
   /** The flip's marks: why an alerting rule raised it; absent when none played a part. */
   marks?: FlipMark[];
-  /** A timed rule's alert, not a flip's: `late`, `reminder` (number `n`), `resumed` (README "Alerting rules"); absent for a flip's alert. */
+  /** A timed rule's alert, not a flip's: `late`, `reminder` (number `n`), `resumed` (docs/alerting-rules.md); absent for a flip's alert. */
   event?: RuleEvent;
   n?: number;
   /** Held back by a maintenance window: never sent (`failed` without attempts, error `in maintenance`). */

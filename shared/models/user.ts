@@ -1,4 +1,4 @@
-/** A person who signs in to the web app (README, Web app): email, an argon2id password hash (never the password), second factors. */
+/** A person who signs in to the web app (docs/web-app.md): email, an argon2id password hash (never the password), second factors. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 const userSchema = new Schema(

@@ -4,10 +4,11 @@ import { config as appConfig, type NotifyConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import { deliver } from './deliver.js';
+import { checkPageUrl } from './message.js';
 import type { Alert } from './types.js';
 
 /** The sample alert of a test: a check named `TEST` that went down now. */
-function testAlert(now: Date, baseUrl: string): Alert {
+function testAlert(now: Date, baseUrl: string, projectId: string): Alert {
   const checkId = randomUUID();
   return {
     id: randomUUID(),
@@ -19,7 +20,8 @@ function testAlert(now: Date, baseUrl: string): Alert {
     reason: 'timeout',
     at: now,
     lastPing: null,
-    detailsUrl: `${baseUrl}/api/v3/checks/${checkId}`,
+    detailsUrl: checkPageUrl(baseUrl, projectId, checkId),
+    updateUrl: `${baseUrl}/api/v3/checks/${checkId}`,
   };
 }
 
@@ -36,7 +38,7 @@ export async function sendTestNotification(
   const channel = await Channel.findById(channelId).lean<ChannelDoc>();
   if (!channel) throw new AppError(404, `channel not found: ${channelId}`);
   try {
-    await deliver(channel, testAlert(now, config.baseUrl), config);
+    await deliver(channel, testAlert(now, config.baseUrl, channel.projectId), config);
   } catch (err) {
     throw new AppError(502, `test notification failed: ${err instanceof Error ? err.message : String(err)}`);
   }

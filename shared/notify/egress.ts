@@ -1,6 +1,6 @@
 /**
  * Where provider requests may connect: unless INTEGRATIONS_ALLOW_PRIVATE_IPS, public unicast addresses only, as the
- * reference. A name is resolved once, inside the connection, so DNS rebinding cannot slip through (README).
+ * reference. A name is resolved once, inside the connection, so DNS rebinding cannot slip through (docs/alerts.md, "Private addresses").
  */
 import { lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';

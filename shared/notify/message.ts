@@ -7,7 +7,7 @@ import type { Alert } from './types.js';
 /** The alert of one flip into `up` or `down`; `id` is the notification's (unique per flip and channel). */
 export function alertOf(
   id: string,
-  check: Pick<CheckDoc, '_id' | 'name' | 'tags' | 'desc' | 'lastPing'>,
+  check: Pick<CheckDoc, '_id' | 'projectId' | 'name' | 'tags' | 'desc' | 'lastPing'>,
   flip: Pick<FlipDoc, 'newStatus' | 'reason' | 'created'> & Partial<Pick<OutboxFlip, 'event' | 'n'>>,
   baseUrl: string,
 ): Alert {
@@ -23,8 +23,14 @@ export function alertOf(
     reason: flip.reason,
     at: flip.created,
     lastPing: check.lastPing,
-    detailsUrl: `${baseUrl}/api/v3/checks/${check._id}`,
+    detailsUrl: checkPageUrl(baseUrl, check.projectId, check._id),
+    updateUrl: `${baseUrl}/api/v3/checks/${check._id}`,
   };
+}
+
+/** The check's page in the web app (server/pages/checks.ts), where an alert's link leads; signed-out people sign in first and land there. */
+export function checkPageUrl(baseUrl: string, projectId: string, checkId: string): string {
+  return `${baseUrl}/projects/${projectId}/checks/${checkId}/`;
 }
 
 /** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (behaviour.md §1.2). */
@@ -112,7 +118,7 @@ export function alertJson(alert: Alert): Record<string, unknown> {
     ...(alert.reminder ? { reminder: alert.reminder } : {}),
     timestamp: isoSeconds(alert.at),
     last_ping: alert.lastPing ? isoSeconds(alert.lastPing) : null,
-    update_url: alert.detailsUrl,
+    update_url: alert.updateUrl,
   };
 }
 

@@ -19,7 +19,7 @@ export interface Alert {
   desc: string;
   status: AlertStatus;
   reason: FlipReason;
-  /** A timed rule's alert (`late`, `reminder`, `resumed`; README "Alerting rules"); absent for a flip's alert. */
+  /** A timed rule's alert (`late`, `reminder`, `resumed`; docs/alerting-rules.md); absent for a flip's alert. */
   event?: RuleEvent;
   /** The reminder's number (`event: 'reminder'`). */
   reminder?: number;
@@ -27,8 +27,10 @@ export interface Alert {
   at: Date;
   /** The check's last success or fail ping, or null when it never pinged. */
   lastPing: Date | null;
-  /** `{base_url}/api/v3/checks/<uuid>`. */
+  /** The check's page in the web app, `{base_url}/projects/<project id>/checks/<uuid>/`: the link people follow. */
   detailsUrl: string;
+  /** The check in the API, `{base_url}/api/v3/checks/<uuid>`: `update_url` of the alert's JSON, as the reference sends it. */
+  updateUrl: string;
 }
 
 /** One delivery attempt's inputs. */

@@ -1,5 +1,5 @@
 /**
- * Links mailed to an account's address (README, Web app): `<id>.<signature>`, the signature an HMAC-SHA256 of the
+ * Links mailed to an account's address (docs/web-app.md): `<id>.<signature>`, the signature an HMAC-SHA256 of the
  * purpose and id with SECRET_KEY, compared in constant time. A link works once (one guarded write marks it used),
  * until it expires ({@link LINK_TTL_MS}), and only while the account keeps the address and the session epoch it had
  * when the link was made: a password change or an address change voids every older link.

@@ -1,5 +1,5 @@
 /**
- * Email channels' addresses (README, Integrations): a new address gets a confirmation mail and no alert until its
+ * Email channels' addresses (docs/web-app.md, Integrations): a new address gets a confirmation mail and no alert until its
  * owner opens it (shown "unconfirmed", as in the reference); every alert carries a one-click unsubscribe (RFC 8058)
  * that removes the address from the channel, or disables the channel when it was its only one.
  */

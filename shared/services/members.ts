@@ -1,5 +1,5 @@
 /**
- * Who may do what in a project (README, Web app, roles table): memberships with roles owner, rw and ro. A project
+ * Who may do what in a project (docs/web-app.md, roles table): memberships with roles owner, rw and ro. A project
  * always keeps at least one owner: demotions and removals run one at a time per project under a lease.
  */
 import { randomUUID } from 'node:crypto';

@@ -10,7 +10,7 @@ import { jsonBody } from '../helpers/receiver.js';
 import { FAST_WORKER_ENV, workerCrashRig } from '../helpers/worker-crash.js';
 
 /**
- * kill -9 of the real worker while it completes a parent's recovery (README "Alerting rules", `depends_on`): the held-back down alert of the
+ * kill -9 of the real worker while it completes a parent's recovery (docs/alerting-rules.md, `depends_on`): the held-back down alert of the
  * dependant is still sent exactly once.
  */
 describe('fault: worker killed (SIGKILL) while a parent\'s recovery releases a held alert', function () {

@@ -60,7 +60,8 @@ export function sampleAlert(overrides: Partial<Alert> = {}): Alert {
     reason: 'timeout',
     at: new Date('2024-05-01T13:01:00.250Z'),
     lastPing: new Date('2024-05-01T12:00:30.500Z'),
-    detailsUrl: 'http://localhost:8000/api/v3/checks/7918b17b-a745-4db1-8575-9d2e07c97f79',
+    detailsUrl: 'http://localhost:8000/projects/5f0c7e54-3c1d-4f7a-9a42-1b8e2d6c0a11/checks/7918b17b-a745-4db1-8575-9d2e07c97f79/',
+    updateUrl: 'http://localhost:8000/api/v3/checks/7918b17b-a745-4db1-8575-9d2e07c97f79',
     ...overrides,
   };
 }

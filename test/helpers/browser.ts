@@ -1,5 +1,5 @@
 /**
- * A real browser for the dashboard tests: Debian's chromium (or CHROMIUM_PATH)
+ * A real browser for the web app's tests: Debian's chromium (or CHROMIUM_PATH)
  * driven by puppeteer-core, which never downloads a browser of its own; and the
  * app under test listening on a free port of 127.0.0.1.
  */

@@ -52,7 +52,7 @@ export async function expectOnceEach(receiver: Receiver, checkIds: readonly stri
 
 /**
  * With FAULT_FIGURES=1, prints how late the checks' alerts were delivered after their deadline, or after `since` (the fault) when later (p50, p99,
- * max, in seconds): the README's figures. Prints nothing otherwise; asserts nothing (timings are not test outcomes).
+ * max, in seconds): docs/benchmarks.md's figures. Prints nothing otherwise; asserts nothing (timings are not test outcomes).
  */
 export async function printAlertDelays(label: string, checkIds: readonly string[], since = new Date(0)): Promise<void> {
   if (process.env.FAULT_FIGURES !== '1') return;

@@ -7,7 +7,8 @@ import Joi from 'joi';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { NotifyConfig } from '../../config.js';
 import { addressToken, splitAddresses } from '../address-links.js';
-import { escapeHtml, labelOf, textOf, statusWordOf } from '../message.js';
+import { labelOf, statusWordOf } from '../message.js';
+import { emailDetailsOf, emailParts, type EmailDetails } from '../email-message.js';
 import { DeliveryError, type Alert, type Provider } from '../types.js';
 
 /** Settings of an email channel. */
@@ -30,19 +31,19 @@ function deliveryErrorOf(err: unknown): DeliveryError {
   return new DeliveryError(`smtp: ${message}`, failure.code !== 'EENVELOPE');
 }
 
-/** The message to one address; with the unsubscribe link of a stored channel (`channelId`). */
-function messageTo(to: string, alert: Alert, config: NotifyConfig, channelId: string | undefined): SendMailOptions {
+/** The message to one address, text and HTML (shared/notify/email-message.ts); with the unsubscribe link of a stored channel (`channelId`). */
+function messageTo(to: string, alert: Alert, details: EmailDetails, config: NotifyConfig, channelId: string | undefined): SendMailOptions {
   const unsubscribe = channelId && `${config.baseUrl}/integrations/unsubscribe/${addressToken('unsubscribe', channelId, to, config.secretKey)}`;
-  const text = unsubscribe ? `${textOf(alert)}\n\nStop these alerts to this address: ${unsubscribe}\n` : textOf(alert);
+  const { text, html } = emailParts(alert, details, unsubscribe || undefined);
   const headers = unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined;
-  return { from: config.fromEmail, to, subject: `${statusWordOf(alert)} | ${labelOf(alert)}`, text, html: `<pre>${escapeHtml(text)}</pre>`, headers };
+  return { from: config.fromEmail, to, subject: `${statusWordOf(alert)} | ${labelOf(alert)}`, text, html, headers };
 }
 
 /** The `email` kind. */
 export const email: Provider<EmailSettings> = {
   main: 'address',
   schema: Joi.object({ address: Joi.string().email({ tlds: false, multiple: true }).required() }),
-  async send({ settings, alert, config, signal, channel }) {
+  async send({ settings, alert, config, signal, channel, projectId }) {
     const timeoutMs = config.attemptTimeoutMs;
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,
@@ -58,7 +59,8 @@ export const email: Provider<EmailSettings> = {
     const recipients = splitAddresses(settings.address).filter((address) => !unconfirmed.includes(address));
     if (recipients.length === 0) throw new DeliveryError('email address not confirmed by its owner yet', false);
     const sending = (async () => {
-      for (const to of recipients) await transport.sendMail(messageTo(to, alert, config, channel._id));
+      const details = await emailDetailsOf(alert, projectId);
+      for (const to of recipients) await transport.sendMail(messageTo(to, alert, details, config, channel._id));
     })();
     try {
       await Promise.race([sending.catch((err: unknown) => Promise.reject(deliveryErrorOf(err))), aborted]);

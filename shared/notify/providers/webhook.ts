@@ -1,6 +1,6 @@
 /**
  * `webhook`: a plain URL gets the alert POSTed as JSON; the JSON form mirrors the reference's per-direction templates
- * (README, Channel values). A direction without a URL sends nothing. A late warning (README "Alerting rules") uses the `_late` template when
+ * (docs/alerts.md, Channel values). A direction without a URL sends nothing. A late warning (docs/alerting-rules.md) uses the `_late` template when
  * given, else the `_down` one, with `$STATUS` = `late`.
  */
 import Joi from 'joi';

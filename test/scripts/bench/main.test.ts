@@ -1,6 +1,6 @@
 /**
  * `npm run bench` end to end at a tiny size (scripts/bench/main.ts and options.ts): its options and the tables it
- * prints (README "Benchmarks"), on the test run's MongoDB server and Redis, in the database and under the key
+ * prints (docs/benchmarks.md), on the test run's MongoDB server and Redis, in the database and under the key
  * prefix the bench makes for itself and removes. Figures vary; what is checked is that every row is printed.
  */
 import { expect } from 'chai';

@@ -5,7 +5,7 @@ import { ApiValidator } from './validator.js';
 
 const tc = testClock();
 
-/** The alerting-rule members (README "Alerting rules") against the OpenAPI description. */
+/** The alerting-rule members (docs/alerting-rules.md) against the OpenAPI description. */
 describe('the OpenAPI description of alerting rules against real responses', () => {
   let validator: ApiValidator;
   before(async () => {

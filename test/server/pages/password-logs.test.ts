@@ -1,4 +1,4 @@
-/** Passwords never reach the logs of the web process, even at LOG_LEVEL=trace and on refused forms (README, Web app). */
+/** Passwords never reach the logs of the web process, even at LOG_LEVEL=trace and on refused forms (docs/web-app.md). */
 import { expect } from 'chai';
 import { freePort } from '../../helpers/services.js';
 import { killChildren, startNode, waitForOutput } from '../../helpers/processes.js';

@@ -4,7 +4,7 @@ import { buildCheck, buildProject } from '../../helpers/factories.js';
 import { storedCheck, storedPings } from '../../helpers/pings.js';
 import { sendMail, startTestSmtpd, TEST_EMAIL_DOMAIN } from '../../helpers/smtp.js';
 
-/** A matched failure keyword in an email is a failure signal for `fail_threshold` (README "Alerting rules"). */
+/** A matched failure keyword in an email is a failure signal for `fail_threshold` (docs/alerting-rules.md). */
 describe('smtpd with fail_threshold', () => {
   let smtpd: SmtpdHandle;
   before(async () => {

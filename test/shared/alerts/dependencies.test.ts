@@ -16,7 +16,7 @@ import { startAlertWorkers, testNotifyConfig, type TestAlertWorkers } from '../.
 import { waitFor } from '../../helpers/poll.js';
 import { api } from '../../server/routes/support.js';
 
-/** Dependent checks (README "Alerting rules", `depends_on`): pings over HTTP, the store, the outbox and the deadline path on the real database. */
+/** Dependent checks (docs/alerting-rules.md, `depends_on`): pings over HTTP, the store, the outbox and the deadline path on the real database. */
 describe('depends_on: alerts held back while a parent is down', () => {
   let p: TestProject;
   let channel: ChannelDoc;

@@ -12,7 +12,7 @@ import { waitFor } from '../../helpers/poll.js';
 import { TEST_SWEEP_INTERVAL_MS, ping, queueIdle, stored } from '../../workers/support.js';
 
 /**
- * The sweep repairs a lost late-warning job (`notify_late`, README "Alerting rules"): the job is put back at the grace start, not at the deadline,
+ * The sweep repairs a lost late-warning job (`notify_late`, docs/alerting-rules.md): the job is put back at the grace start, not at the deadline,
  * and the real deadline and notify workers then send the `late` alert exactly once.
  */
 describe('runSweep and a lost notify_late job, through the deadline and notify workers', () => {

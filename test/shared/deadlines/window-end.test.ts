@@ -9,7 +9,7 @@ import { waitFor } from '../../helpers/poll.js';
 import { stored } from '../../workers/support.js';
 
 /**
- * The end of a maintenance window releases all its held checks in one instant (README "Alerting rules"): the first of their deadline jobs takes
+ * The end of a maintenance window releases all its held checks in one instant (docs/alerting-rules.md): the first of their deadline jobs takes
  * the others too (the `heldUntil` index), as a mass down does, through the real deadline and notify workers. No sweep runs here.
  */
 describe('a maintenance window end through the deadline worker', () => {

@@ -26,7 +26,7 @@ interface Fixture {
 }
 
 /**
- * Where our engine knowingly differs from the package (README, "OnCalendar schedules"): tzdata's `Factory` is no
+ * Where our engine knowingly differs from the package (docs/api.md, "OnCalendar schedules"): tzdata's `Factory` is no
  * place and moment-timezone lacks it, so `12:00 Factory` reads `Factory` as a weekday and is refused.
  */
 const KNOWN_VALIDITY_DIFFERENCES: readonly string[] = ['"12:00 Factory": ref accepts'];

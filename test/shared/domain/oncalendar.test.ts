@@ -88,7 +88,7 @@ describe('OnCalendar occurrences', () => {
     expect(occurrences('*-*-* 01:30', 'America/New_York', '2024-11-03T04:00:00Z', 2)).to.deep.equal(['2024-11-03T05:30:00Z', '2024-11-04T06:30:00Z']);
   });
 
-  it('answers after a last ping in the second pass of a repeated hour (the reference answers its first pass: README)', () => {
+  it('answers after a last ping in the second pass of a repeated hour (the reference answers its first pass: docs/api.md)', () => {
     expect(occurrences('*:*:00', 'Europe/Riga', '2021-10-31T01:10:00Z', 1)).to.deep.equal(['2021-10-31T02:00:00Z']);
   });
 

@@ -24,7 +24,7 @@ const BAD: Array<[object, string]> = [
   [{ min_interval: '60' }, 'min_interval is not a number'],
 ];
 
-/** The rule fields of POST /api/v3/checks/ and POST /api/v3/checks/<uuid> (README "Alerting rules"). */
+/** The rule fields of POST /api/v3/checks/ and POST /api/v3/checks/<uuid> (docs/alerting-rules.md). */
 describe('alerting rule fields of the check API', () => {
   let p: TestProject;
   beforeEach(async () => {

@@ -6,7 +6,7 @@ import { api } from '../support.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-/** `depends_on` of POST /api/v3/checks/ and POST /api/v3/checks/<uuid> (README "Alerting rules"). */
+/** `depends_on` of POST /api/v3/checks/ and POST /api/v3/checks/<uuid> (docs/alerting-rules.md). */
 describe('depends_on in the check API', () => {
   let p: TestProject;
   let router: CheckDoc;

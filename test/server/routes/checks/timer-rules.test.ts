@@ -4,7 +4,7 @@ import { Check, type CheckDoc } from '../../../../shared/models/check.js';
 import { pendingDeadline } from '../../../helpers/deadlines.js';
 import { api, COMMON_FIELDS, READ_WRITE_FIELDS } from '../support.js';
 
-/** `notify_late` and `repeat_every` in the check payload and JSON (README "Alerting rules"). */
+/** `notify_late` and `repeat_every` in the check payload and JSON (docs/alerting-rules.md). */
 describe('POST /api/v3/checks/ with notify_late and repeat_every', () => {
   let p: TestProject;
   beforeEach(async () => {

@@ -6,7 +6,7 @@ import { api, COMMON_FIELDS, READ_WRITE_FIELDS, fixedClock, NOW } from '../suppo
 const HOUR_MS = 3600_000;
 const iso = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
 
-/** `maintenance/` and `maintenance/<uuid>` (README "Alerting rules"), at a fixed clock. */
+/** `maintenance/` and `maintenance/<uuid>` (docs/alerting-rules.md), at a fixed clock. */
 describe('/api/v3/maintenance/', () => {
   let p: TestProject;
   beforeEach(async () => {

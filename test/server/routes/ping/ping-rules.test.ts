@@ -9,7 +9,7 @@ import { testContext } from '../../../helpers/hooks.js';
 import { storedCheck, storedFlips, storedPings, testClock, type TestClock } from '../../../helpers/pings.js';
 import { api } from '../support.js';
 
-/** Alerting rules 1–3 (README "Alerting rules") through the Pinging API, the check store and the outbox, on the real database. */
+/** Alerting rules 1–3 (docs/alerting-rules.md) through the Pinging API, the check store and the outbox, on the real database. */
 describe('Pinging API with alerting rules', () => {
   let p: TestProject;
   let channel: ChannelDoc;

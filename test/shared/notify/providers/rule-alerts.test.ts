@@ -3,7 +3,7 @@ import { deliver } from '../../../../shared/notify/deliver.js';
 import { jsonBody, startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { sampleAlert, testNotifyConfig } from '../../../helpers/alerts.js';
 
-/** Late warnings and reminders (README "Alerting rules") as the webhook and chat kinds send them. */
+/** Late warnings and reminders (docs/alerting-rules.md) as the webhook and chat kinds send them. */
 describe('late and reminder alerts in the webhook and chat kinds', () => {
   let receiver: Receiver;
   beforeEach(async () => (receiver = await startReceiver()));
