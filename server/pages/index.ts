@@ -28,6 +28,7 @@ import { checksRouter } from './checks.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
+import { reportsRouter, reportsUnsubscribeRouter } from './reports.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -119,10 +120,12 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
   pages.use(channelLinksRouter(options, deps.clock));
+  pages.use(reportsRouter(options, deps.clock));
   pages.use(pageErrors);
 
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
   router.use(unsubscribeRouter(options, deps.clock), pageErrors);
+  router.use(reportsUnsubscribeRouter(options), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   return router;
 }
