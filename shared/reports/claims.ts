@@ -55,7 +55,7 @@ export async function retakeLapsed(now: Date, leaseMs: number): Promise<ReportCl
     const report = await Report.findOneAndUpdate(
       { _id: old._id, state: 'sending', claimToken: old.claimToken },
       { $set: { claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs) }, $inc: { attempts: 1 } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<ReportDoc>();
     if (report) claims.push({ report, token });
   }

@@ -17,7 +17,7 @@ import { sendRenderedMail } from '../mail.js';
 import { User, type UserDoc } from '../models/user.js';
 import type { ReportKind } from '../models/report.js';
 import type { NotifyConfig } from '../config-notify.js';
-import { knownZone, lastPeriod, periodAt, type Every } from '../domain/report-period.js';
+import { knownZone, lastPeriod, periodAt } from '../domain/report-period.js';
 import { bullOptions, workerOptions } from '../queues/index.js';
 import { QueueName } from '../queues/names.js';
 import type { WorkerDeps } from '../queues/deps.js';
@@ -93,7 +93,7 @@ async function deliverCounted(deps: ReportDeps, claim: ReportClaim, result: Repo
 /** Step 2 or 3 for one due user: claim and send the period's mail when there is one, then move the due moment on (guarded by the one read). */
 async function dueMail(deps: ReportDeps, user: UserDoc, kind: ReportKind, now: Date, result: ReportPassResult): Promise<void> {
   const setting = SETTING[kind];
-  const every = user[setting.period] as Every | 'off';
+  const every = user[setting.period];
   const tz = knownZone(user.tz);
   if (every !== 'off') {
     const period = kind === 'report' ? lastPeriod(every, tz, now) : periodAt(every, tz, now);
