@@ -51,19 +51,30 @@ async function sections<T>(userId: string, filter: object, line: (checks: Report
   );
 }
 
-/** One check's downtime line over `period`: its last flip before the period says whether it started down. */
-async function reportLine(check: ReportCheck, period: Period): Promise<ReportLine> {
-  const [before, flips] = await Promise.all([
-    Flip.findOne({ checkId: check._id, created: { $lt: period.start } }, { newStatus: 1 }).sort({ created: -1 }).lean<Pick<FlipDoc, 'newStatus'>>(),
-    Flip.find({ checkId: check._id, created: { $gte: period.start, $lt: period.end } }, { created: 1, newStatus: 1 }).lean<Pick<FlipDoc, 'created' | 'newStatus'>[]>(),
-  ]);
-  const d = downtimeOf(period, before?.newStatus === 'down', flips, check.created);
-  return { name: nameOf(check), status: check.status, downtimes: d.downtimes, downtime: formatDowntime(d.downSeconds), uptime: formatUptime(d.uptime) };
+/**
+ * The downtime lines of one project's checks over `period`, from one read of their flips since the period began: the first one's `oldStatus` is
+ * the status at the start (the current status when there is none since).
+ */
+async function reportLines(checks: ReportCheck[], period: Period): Promise<ReportLine[]> {
+  const flips = await Flip.find({ checkId: { $in: checks.map((c) => c._id) }, created: { $gte: period.start } }, { checkId: 1, created: 1, oldStatus: 1, newStatus: 1 })
+    .sort({ created: 1 })
+    .lean<Pick<FlipDoc, 'checkId' | 'created' | 'oldStatus' | 'newStatus'>[]>();
+  const byCheck = new Map<string, typeof flips>();
+  for (const flip of flips) {
+    const own = byCheck.get(flip.checkId);
+    if (own) own.push(flip);
+    else byCheck.set(flip.checkId, [flip]);
+  }
+  return checks.map((check) => {
+    const own = byCheck.get(check._id) ?? [];
+    const d = downtimeOf(period, (own[0]?.oldStatus ?? check.status) === 'down', own, check.created);
+    return { name: nameOf(check), status: check.status, downtimes: d.downtimes, downtime: formatDowntime(d.downSeconds), uptime: formatUptime(d.uptime) };
+  });
 }
 
-/** The report of `period`: every project of the user with every check's line. */
+/** The report of `period`: every project of the user with every check's line (two reads per project). */
 export async function reportOf(userId: string, period: Period): Promise<ProjectSection<ReportLine>[]> {
-  return sections(userId, {}, (checks) => Promise.all(checks.map((check) => reportLine(check, period))));
+  return sections(userId, {}, (checks) => reportLines(checks, period));
 }
 
 /** The checks down now in the user's projects, by project; projects with none are left out (empty when nothing is down). */
