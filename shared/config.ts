@@ -41,6 +41,10 @@ export interface Config extends RedisConfig {
   readonly connectTimeoutMs: number;
   /** Interval of the deadline reconciliation sweep, in milliseconds. */
   readonly sweepIntervalMs: number;
+  /** How often the worker looks for email reports and reminders due (docs/reports.md), milliseconds: REPORT_INTERVAL_MS, 5 minutes by default. */
+  readonly reportIntervalMs: number;
+  /** How long a worker's claim on one report mail lasts unless renewed, milliseconds (REPORT_LEASE_MS, 60 s): a killed worker's mail waits this. */
+  readonly reportLeaseMs: number;
   /** Deadline jobs a worker runs at once; those running together share one read and one round of writes. */
   readonly deadlineConcurrency: number;
   /** Longest a ping waits for the database before it is answered 503 (not acknowledged), milliseconds. */
@@ -99,6 +103,8 @@ interface Env extends NotifyEnv, OpsEnv, RedisEnv, SsoEnv {
   readonly TEST_MIN_PERIOD_SECONDS?: number;
   readonly CONNECT_TIMEOUT_MS: number;
   readonly SWEEP_INTERVAL_MS: number;
+  readonly REPORT_INTERVAL_MS: number;
+  readonly REPORT_LEASE_MS: number;
   readonly DEADLINE_CONCURRENCY: number;
   readonly PING_TIMEOUT_MS: number;
   readonly PING_ACK_MS: number;
@@ -141,6 +147,8 @@ const schema = Joi.object<Env>({
   }),
   CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(120_000),
+  REPORT_INTERVAL_MS: Joi.number().integer().min(100).default(300_000),
+  REPORT_LEASE_MS: Joi.number().integer().min(1000).default(60_000),
   DEADLINE_CONCURRENCY: Joi.number().integer().min(1).default(200),
   PING_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   PING_ACK_MS: Joi.number().integer().min(0).default(1000),
@@ -192,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     minPeriodSeconds: value.TEST_MIN_PERIOD_SECONDS ?? 60,
     connectTimeoutMs: value.CONNECT_TIMEOUT_MS,
     sweepIntervalMs: value.SWEEP_INTERVAL_MS,
+    reportIntervalMs: value.REPORT_INTERVAL_MS,
+    reportLeaseMs: value.REPORT_LEASE_MS,
     deadlineConcurrency: value.DEADLINE_CONCURRENCY,
     pingTimeoutMs: value.PING_TIMEOUT_MS,
     pingAckMs: value.PING_ACK_MS,

@@ -49,6 +49,23 @@ function mailParts(mail: Pick<ServiceMail, 'paragraphs' | 'link'>): { text: stri
  * @throws the relay's error (nodemailer's) when it is refused or cannot be reached within 10 s.
  */
 export async function sendServiceMail(relay: MailRelay, mail: ServiceMail): Promise<void> {
+  await sendRenderedMail(relay, { to: mail.to, subject: mail.subject, headers: mail.headers, ...mailParts(mail) });
+}
+
+/** A mail whose text and HTML parts the caller rendered (every value escaped in the HTML). */
+export interface RenderedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sends a mail rendered elsewhere (the email reports, shared/reports/).
+ * @throws the relay's error (nodemailer's) when it is refused or cannot be reached within 10 s.
+ */
+export async function sendRenderedMail(relay: MailRelay, mail: RenderedMail): Promise<void> {
   const transport = nodemailer.createTransport({
     url: relay.smtpUrl,
     connectionTimeout: MAIL_TIMEOUT_MS,
@@ -56,7 +73,7 @@ export async function sendServiceMail(relay: MailRelay, mail: ServiceMail): Prom
     socketTimeout: MAIL_TIMEOUT_MS,
   });
   try {
-    await transport.sendMail({ from: relay.fromEmail, to: mail.to, subject: mail.subject, headers: mail.headers, ...mailParts(mail) });
+    await transport.sendMail({ from: relay.fromEmail, ...mail });
   } finally {
     transport.close();
   }

@@ -7,6 +7,7 @@ import { deadlineWorker } from '../shared/deadlines/process.js';
 import { keepSweepScheduled, runSweep, scheduleSweep, sweepWorker } from '../shared/deadlines/sweep.js';
 import { watchRecovery } from '../shared/deadlines/recover.js';
 import { notifyWorker } from '../shared/alerts/notify.js';
+import { reportWorker } from '../shared/reports/run.js';
 import { replayJournals } from '../shared/pings/replay.js';
 import type { WorkerDeps, WorkerFactory } from '../shared/queues/deps.js';
 import { logger } from '../shared/logger.js';
@@ -14,7 +15,7 @@ import { reportRedisOutages } from '../shared/redis-outages.js';
 
 const log = logger.child({ module: 'workers' });
 /** One factory per queue the worker process consumes; adding a consumer is one line here. */
-export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, notifyWorker];
+export const WORKERS: readonly WorkerFactory[] = [deadlineWorker, sweepWorker, notifyWorker, reportWorker];
 
 /** Running workers. */
 export interface RunningWorkers {

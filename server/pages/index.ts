@@ -35,6 +35,7 @@ import { timelineRouter } from './timeline.js';
 import { badgePageRouter } from './badge-page.js';
 import { docsFilesRouter, docsRouter } from './docs.js';
 import { wallRouter } from './wall.js';
+import { reportsRouter, reportsUnsubscribeRouter } from './reports.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -132,11 +133,13 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(timelineRouter(), badgePageRouter());
   pages.use(docsRouter());
   pages.use(wallRouter(options));
+  pages.use(reportsRouter(options, deps.clock));
   pages.use(pageErrors);
 
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
   router.use(unsubscribeRouter(options, deps.clock), pageErrors);
   router.use(docsFilesRouter());
+  router.use(reportsUnsubscribeRouter(options), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   return router;
 }

@@ -10,3 +10,4 @@ export * from './membership.js';
 export * from './invitation.js';
 export * from './api-key.js';
 export * from './account-token.js';
+export * from './report.js';

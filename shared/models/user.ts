@@ -28,9 +28,19 @@ const userSchema = new Schema(
     tz: { type: String, default: 'UTC' },
     /** Colour theme of the web app: `system` follows the browser's preference. */
     theme: { type: String, enum: ['system', 'light', 'dark'], default: 'system' },
+    /** Email report of the user's checks (docs/reports.md): `off`, `daily`, `weekly` (Monday) or `monthly`, in `tz`. */
+    reportPeriod: { type: String, enum: ['off', 'daily', 'weekly', 'monthly'], default: 'off' },
+    /** Reminder while any check of the user's projects is down: `off`, `hourly` or `daily`. */
+    reminderPeriod: { type: String, enum: ['off', 'hourly', 'daily'], default: 'off' },
+    /** When the next report is due (the end of the current period); null while off. The worker's scheduler finds users by it. */
+    reportDue: { type: Date, default: null },
+    /** When the next reminder is due; null while off. */
+    reminderDue: { type: Date, default: null },
   },
   { versionKey: false },
 );
+userSchema.index({ reportDue: 1 });
+userSchema.index({ reminderDue: 1 });
 
 /** A user document as stored. */
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: string };

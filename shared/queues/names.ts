@@ -6,4 +6,6 @@ export const QueueName = {
   Sweep: 'sweep',
   /** One job per (flip, channel): delivers one alert. */
   Notify: 'notify',
+  /** The repeating pass that sends email reports and reminders (shared/reports/run.ts). */
+  Reports: 'reports',
 } as const;
