@@ -9,14 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Check } from '../../shared/models/check.js';
+import type { PagesStage } from './pages-stage.js';
 
-/** What the pages bench phase gives each measurement: a web process, a signed-in session, its project (as scripts/bench/pages.ts declares it). */
-export interface PagesStage {
-  origin: string;
-  cookie: string;
-  projectId: string;
-  out: (line: string) => void;
-}
 
 /** Requests measured per path (at least 50 for a p95). */
 const REQUESTS = 60;

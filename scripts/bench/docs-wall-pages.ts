@@ -5,14 +5,8 @@
  * milliseconds over {@link REQUESTS} sequential requests to 127.0.0.1 after {@link WARM_UP} untimed ones.
  */
 import { createApiKey, revokeApiKey } from '../../shared/services/api-keys.js';
+import type { PagesStage } from './pages-stage.js';
 
-/** What the pages bench phase gives each measurement: a web process, a signed-in session, its project. */
-export interface PagesStage {
-  origin: string;
-  cookie: string;
-  projectId: string;
-  out: (line: string) => void;
-}
 
 /** Timed requests per page. */
 export const REQUESTS = 60;

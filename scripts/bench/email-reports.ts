@@ -10,14 +10,8 @@ import { Membership } from '../../shared/models/membership.js';
 import { lastPeriod } from '../../shared/domain/report-period.js';
 import { reportOf } from '../../shared/reports/content.js';
 import { reportMail } from '../../shared/reports/mail.js';
+import type { PagesStage } from './pages-stage.js';
 
-/** What the pages bench phase gives each measurement: a web process, a signed-in session, its project (the same shape as scripts/bench/pages.ts). */
-export interface PagesStage {
-  origin: string;
-  cookie: string;
-  projectId: string;
-  out: (line: string) => void;
-}
 
 /** Checks seeded in the stage's project, each with 4 flips in the reported day. */
 export const REPORT_CHECKS = 1000;

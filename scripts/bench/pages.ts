@@ -5,7 +5,8 @@
  * over HTTP to 127.0.0.1 with sequential requests: the time to the whole answer, as the server gives it.
  *
  * The measurements, each in a file of its own ({@link MEASUREMENTS}): the checks list (pages-list.ts), the check page
- * (pages-check.ts) and the charts (pages-charts.ts).
+ * (pages-check.ts), the charts (pages-charts.ts), the check actions (check-actions.ts), the docs and the wall
+ * (docs-wall-pages.ts) and the email reports (email-reports.ts).
  */
 import { Project } from '../../shared/models/project.js';
 import { createOwnedProject } from '../../shared/services/members.js';
@@ -15,6 +16,9 @@ import { startWeb } from './processes.js';
 import { benchListPages } from './pages-list.js';
 import { benchCheckPage } from './pages-check.js';
 import { benchCharts } from './pages-charts.js';
+import { reportCheckActions } from './check-actions.js';
+import { benchDocsAndWall } from './docs-wall-pages.js';
+import { benchEmailReports } from './email-reports.js';
 import type { PagesStage } from './pages-stage.js';
 
 export type { PagesStage } from './pages-stage.js';
@@ -24,6 +28,9 @@ const MEASUREMENTS: ((stage: PagesStage) => Promise<void>)[] = [
   benchListPages,
   benchCheckPage,
   benchCharts,
+  reportCheckActions,
+  benchDocsAndWall,
+  benchEmailReports,
 ];
 
 const EMAIL = 'bench@example.com';
