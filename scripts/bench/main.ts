@@ -9,7 +9,8 @@
  * worker processes; and issue 24's figures: throughput with one and with two web
  * processes, recovery times after a worker kill and a Redis flush (on a redis-server
  * of the phase's own), and the drain after a burst with the database paused (a
- * FerretDB of the phase's own), all with the shipped intervals. The options are in options.ts.
+ * FerretDB of the phase's own), all with the shipped intervals; and the web pages' server time and sizes (the
+ * `pages` phase, pages.ts: a web process of its own, no worker). The options are in options.ts.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
@@ -40,6 +41,7 @@ import { reportDrain, reportLatency, reportRecovery, reportScale, reportScaleOut
 import type { LoadResult } from './throughput.js';
 import { reportThroughput } from './throughput-report.js';
 import { reportSchedules } from './schedules.js';
+import { reportPages } from './pages.js';
 
 const RUN = `hc_bench_${process.pid}`;
 const { opts, reference } = parseOptions();
@@ -58,6 +60,9 @@ async function main(): Promise<void> {
   };
   const children: Child[] = [];
   try {
+    // The web pages, on a web process of their own, before (and without) the shared web and worker processes.
+    if (runs('pages')) await reportPages(env, opts.webCpu, out);
+    if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages')) return;
     const web = await startWeb(env, opts.webCpu);
     children.push(web.child);
     // A second web process answers every ping as soon as it is journaled (PING_ACK_MS=0): the journal's capacity.

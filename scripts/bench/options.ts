@@ -4,7 +4,7 @@
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  *                    [--mass-trials N] [--recovery-checks N] [--window-checks N] [--window-lead S] [--web-cpu N|none]
- *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window]
+ *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,pages]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { count } from './common.js';
 import { localOrigin, type Reference } from './reference.js';
 
 /** The bench's phases, in the order they run. */
-export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window'] as const;
+export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'pages'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The options as parsed; durations in seconds. */
