@@ -1,6 +1,6 @@
 /**
- * A project's checks in the browser (README, Web app): the list (live), a check's page with its ping URL and usage
- * examples, the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
+ * A project's checks in the browser (README, Web app): a check's page with its ping URL and usage
+ * examples, the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation. The list is check-list.ts.
  * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
  */
 import { Router, type Request, type Response } from 'express';
@@ -43,15 +43,6 @@ export function checksRouter(deps: AppDeps): Router {
   const shown = (res: Response, check: CheckDoc) => presentCheck(check, { readOnly: !CAN.write(accessOf(res).role), now: deps.clock(), version: 3 });
   const sorted = async (projectId: string) => Check.find({ projectId }).sort({ created: 1 }).lean<CheckDoc[]>();
 
-  router.get('/projects/:projectId/', projectAccess('read'), async (req, res) => {
-    const { project, role } = accessOf(res);
-    const list = (await sorted(project._id)).map((check) => ({ id: check._id, json: shown(res, check) }));
-    render(req, res, 'checks', { title: project.name, tab: 'checks', project, role, can: CAN, checks: list });
-  });
-  router.get('/projects/:projectId/checks.json', projectAccess('read'), async (_req, res) => {
-    const list = await sorted(accessOf(res).project._id);
-    res.json({ checks: list.map((check) => ({ id: check._id, status: shown(res, check).status, last_ping: check.lastPing })) });
-  });
   router.get('/projects/:projectId/cron-preview', projectAccess('read'), (req, res) => {
     res.json(previewRuns(req.query.schedule, req.query.tz, deps.clock()));
   });

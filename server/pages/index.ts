@@ -25,6 +25,8 @@ import { oidcRouter, remoteUser } from './sso.js';
 import { projectsRouter } from './projects.js';
 import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
+import { checkListRouter } from './check-list.js';
+import { glanceOf } from './glance.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
@@ -102,6 +104,7 @@ export function pagesRouter(deps: AppDeps): Router {
     res.locals.now = deps.clock();
     next();
   });
+  pages.use(glanceOf(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
   pages.use(sessions.touch(deps.clock));
   pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));
@@ -115,6 +118,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
+  pages.use(checkListRouter(deps));
   pages.use(checksRouter(deps));
   pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));

@@ -39,6 +39,8 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
   const user = currentUser(res);
   const times = pageTimes(user?.tz, (res.locals.now as Date | undefined) ?? new Date());
-  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', ...data });
+  // `glance`: the user's projects with their down counts (server/pages/glance.ts), for the title, favicon and switcher.
+  const glance = res.locals.glance as unknown;
+  const html = eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, theme: user?.theme ?? 'system', glance, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
