@@ -36,7 +36,9 @@ const MAX_LIVE_IDS = PER_PAGE;
 
 /** The projection's documents as rows at `now`. */
 function rowsOf(docs: RowDoc[], now: Date): Row[] {
-  return docs.map((doc) => {
+  return docs.map((stored) => {
+    // Fields a document may lack (written before they existed): their schema defaults.
+    const doc = { ...stored, slug: stored.slug ?? '', tags: stored.tags ?? '', lastPing: stored.lastPing ?? null, lastStart: stored.lastStart ?? null, channels: stored.channels ?? [] };
     const live = liveStatus(doc, now);
     return { ...doc, live, running: doc.lastStart !== null && live !== 'down' };
   });
