@@ -33,7 +33,7 @@ function seededCheck(projectId: string, i: number, now: number): Partial<CheckDo
 export async function seedChecks(projectId: string, count: number): Promise<void> {
   const now = Date.now();
   const docs = Array.from({ length: count }, (_, i) => seededCheck(projectId, i, now));
-  for (const slice of slicesOf(docs)) await Check.insertMany(slice, { lean: true });
+  for (const slice of slicesOf(docs)) await Check.insertMany(slice);
 }
 
 /** Seeds {@link CHECKS} checks and prints the list's figures as a table. */

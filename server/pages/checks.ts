@@ -1,16 +1,14 @@
 /**
- * A project's checks in the browser (docs/web-app.md): the list (live), the editor (every field the API accepts, cron and OnCalendar preview), pause, resume and delete with a confirmation.
- * A check's own page is in check-page.ts.
+ * A project's checks in the browser (docs/web-app.md): the editor (every field the API accepts, cron and OnCalendar
+ * preview), pause, resume and delete with a confirmation. The list is check-list.ts, a check's own page check-page.ts.
  * Writes go through the API's services (server/services/checks.ts), so the check store makes every state change.
  */
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { AppError } from '../../shared/errors.js';
-import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import type { AppDeps } from '../deps.js';
-import { presentCheck } from '../presenters/check.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
@@ -28,21 +26,11 @@ export async function checkOfPath(req: Request, res: Response): Promise<CheckDoc
   return check;
 }
 
-/** Routes of the check pages. */
+/** Routes of the check editor, pause, resume and delete. */
 export function checksRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const shown = (res: Response, check: CheckDoc) => presentCheck(check, { readOnly: !CAN.write(accessOf(res).role), now: deps.clock(), version: 3 });
   const sorted = async (projectId: string) => Check.find({ projectId }).sort({ created: 1 }).lean<CheckDoc[]>();
 
-  router.get('/projects/:projectId/', projectAccess('read'), async (req, res) => {
-    const { project, role } = accessOf(res);
-    const list = (await sorted(project._id)).map((check) => ({ id: check._id, json: shown(res, check) }));
-    render(req, res, 'checks', { title: project.name, tab: 'checks', project, role, can: CAN, checks: list });
-  });
-  router.get('/projects/:projectId/checks.json', projectAccess('read'), async (_req, res) => {
-    const list = await sorted(accessOf(res).project._id);
-    res.json({ checks: list.map((check) => ({ id: check._id, status: shown(res, check).status, last_ping: check.lastPing })) });
-  });
   router.get('/projects/:projectId/cron-preview', projectAccess('read'), (req, res) => {
     res.json(previewRuns(req.query.schedule, req.query.tz, deps.clock()));
   });

@@ -28,6 +28,8 @@ import { membersRouter } from './members.js';
 import { checksRouter } from './checks.js';
 import { checkPageRouter } from './check-page.js';
 import { checkActionsRouter } from './check-actions.js';
+import { checkListRouter } from './check-list.js';
+import { glanceOf } from './glance.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
@@ -110,6 +112,7 @@ export function pagesRouter(deps: AppDeps): Router {
     res.locals.now = deps.clock();
     next();
   });
+  pages.use(glanceOf(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
   pages.use(sessions.touch(deps.clock));
   pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));
@@ -125,6 +128,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(projectsRouter(deps.clock));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checkActionsRouter(deps));
+  pages.use(checkListRouter(deps));
   pages.use(checksRouter(deps));
   pages.use(checkPageRouter(deps));
   pages.use(integrationsRouter(deps, options, limits));

@@ -1,11 +1,11 @@
 /**
- * The project list and a project's settings (docs/web-app.md): create, rename, delete (owner, confirmed by typing the
- * name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
+ * The project list (each project's counts per status, troubled first) and a project's settings (docs/web-app.md):
+ * create, rename, delete (owner, confirmed by typing the name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
  * and whether members need a second factor.
  */
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
-import { createOwnedProject, projectsOf } from '../../shared/services/members.js';
+import { createOwnedProject } from '../../shared/services/members.js';
 import { apiKeysOf, createApiKey, revokeApiKey } from '../../shared/services/api-keys.js';
 import { CAN } from '../../shared/services/members.js';
 import type { Clock } from '../../shared/clock.js';
@@ -15,6 +15,8 @@ import { currentUser, render } from './render.js';
 import { fieldOf } from './forms.js';
 import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { Project } from '../../shared/models/project.js';
+import { projectsWithCounts } from './glance.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
 function projectName(req: Request): string {
@@ -30,10 +32,15 @@ export function projectsRouter(clock: Clock): Router {
   const sudo = requireSudo(clock, (req) => `/projects/${String(req.params.projectId)}/settings/`);
 
   const listPage = async (req: Request, res: Response, error = '', status = 200): Promise<void> => {
-    const projects = await projectsOf(currentUser(res)?._id ?? '');
+    const projects = await projectsWithCounts(currentUser(res)?._id ?? '', clock());
     render(req, res, 'projects', { title: 'Projects', projects, roleLabels: ROLE_LABELS, error }, status);
   };
   router.get('/projects/', requireUser, (req, res) => listPage(req, res));
+  // The header's project switcher without the script: its GET form names the project to open.
+  router.get('/projects/go', requireUser, (req, res) => {
+    const id = typeof req.query.project === 'string' ? req.query.project : '';
+    res.redirect(303, UUID_RE.test(id) ? `/projects/${id}/` : '/projects/');
+  });
   router.post('/projects/', requireUser, async (req, res) => {
     let name: string;
     try {

@@ -44,7 +44,9 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const { zone, switcher } = zoneOfRequest(req, res, user?.tz);
   const times = pageTimes(zone, (res.locals.now as Date | undefined) ?? new Date());
   const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
-  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
+  // `glance`: the user's projects with their down counts (server/pages/glance.ts), for the title, favicon and switcher.
+  const glance = res.locals.glance as unknown;
+  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
   const html = eta.render(view, { ...shared, ...extra, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }

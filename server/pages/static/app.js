@@ -1,10 +1,9 @@
 // Progressive enhancement of the server-rendered pages: every page works without this script.
 // - check editor: show the fields of the chosen kind; preview a cron or OnCalendar schedule's next runs as it is
 //   typed (GET <project>/cron-preview, the schedule engine the deadlines use), with the API's message under the field;
-// - check list: follow status changes live (GET <project>/checks.json every 2 s);
+// - check list: live updates, toggles and Copy buttons are in list.js;
 // - integrations: show the settings fields of the chosen kind at once (without the script, "Choose" reloads the form).
 
-const POLL_MS = 2000;
 const PREVIEW_DELAY_MS = 250;
 
 function setupEditor(form) {
@@ -61,25 +60,6 @@ function setupEditor(form) {
   if (form.dataset.kind === 'cron' || form.dataset.kind === 'oncalendar') later();
 }
 
-function setupLiveList(table) {
-  const poll = async () => {
-    const res = await fetch(table.dataset.live, { headers: { accept: 'application/json' } });
-    if (!res.ok) return;
-    const { checks } = await res.json();
-    for (const check of checks) {
-      const row = table.querySelector(`tr[data-check="${check.id}"]`);
-      if (!row || row.dataset.status === check.status) continue;
-      row.dataset.status = check.status;
-      const badge = row.querySelector('[data-field="status"]');
-      badge.textContent = check.status;
-      badge.className = `status status-${check.status}`;
-      const last = row.querySelector('[data-field="last_ping"]');
-      if (check.last_ping) last.textContent = check.last_ping.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    }
-  };
-  setInterval(() => void poll().catch(() => undefined), POLL_MS);
-}
-
 function setupChannelForm(form) {
   const kind = form.querySelector('#channel-kind');
   const show = () => {
@@ -96,7 +76,5 @@ function setupChannelForm(form) {
 
 const editor = document.querySelector('form.editor');
 if (editor) setupEditor(editor);
-const live = document.querySelector('table[data-live]');
-if (live) setupLiveList(live);
 const channelForm = document.querySelector('form.channel-form');
 if (channelForm) setupChannelForm(channelForm);

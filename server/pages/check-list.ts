@@ -1,0 +1,155 @@
+/**
+ * A project's checks list (README, Web app, "Checks list"): search, tag and status filters, sorts and pages kept in
+ * the URL (list-query.ts), the project's tags as chips coloured by their worst status, per-row pause and integration
+ * toggles, and checks.json for the live poll (only the rows shown, with an ETag: 304 when nothing changed).
+ *
+ * Statuses are computed from a projection of the project's checks at the request's moment (behaviour.md §2.3); writes
+ * go through the API's services (server/services/checks.ts), so the check store makes every state change.
+ */
+import { createHash } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
+import { AppError } from '../../shared/errors.js';
+import { CAN } from '../../shared/services/members.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
+import { liveStatus } from '../../shared/domain/status.js';
+import { config } from '../../shared/config.js';
+import type { AppDeps } from '../deps.js';
+import * as checks from '../services/checks.js';
+import { accessOf, projectAccess } from './guard.js';
+import { render } from './render.js';
+import { fieldOf } from './forms.js';
+import { applyListQuery, LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf, TROUBLE, type ListRow, type ListStatus } from './list-query.js';
+import { downCountOf } from './glance.js';
+
+/** The fields the list reads of every check of the project: enough for the status, filters, sorts and a row. */
+const ROW_FIELDS = {
+  _id: 1, name: 1, slug: 1, tags: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1,
+  lastStart: 1, lastStartRid: 1, lastDurationMs: 1, manualResume: 1, created: 1, channels: 1,
+} as const;
+type RowDoc = Pick<CheckDoc, keyof typeof ROW_FIELDS>;
+/** A row of the list: the projection, its live status and run. */
+type Row = RowDoc & ListRow;
+/** Most rows one checks.json asks for (a page's). */
+const MAX_LIVE_IDS = PER_PAGE;
+
+/** The projection's documents as rows at `now`. */
+function rowsOf(docs: RowDoc[], now: Date): Row[] {
+  return docs.map((stored) => {
+    // Fields a document may lack (written before they existed): their schema defaults.
+    const doc = { ...stored, slug: stored.slug ?? '', tags: stored.tags ?? '', lastPing: stored.lastPing ?? null, lastStart: stored.lastStart ?? null, channels: stored.channels ?? [] };
+    const live = liveStatus(doc, now);
+    return { ...doc, live, running: doc.lastStart !== null && live !== 'down' };
+  });
+}
+
+/** Each tag of the project with its checks' worst status (TROUBLE order), by tag name. */
+function tagChips(rows: Row[]): { tag: string; worst: ListStatus; count: number }[] {
+  const chips = new Map<string, { worst: ListStatus; count: number }>();
+  for (const row of rows) {
+    const status = shownStatusOf(row);
+    for (const tag of row.tags.split(/\s+/)) {
+      if (tag === '') continue;
+      const chip = chips.get(tag);
+      if (!chip) chips.set(tag, { worst: status, count: 1 });
+      else {
+        chip.count++;
+        if (TROUBLE.indexOf(status) < TROUBLE.indexOf(chip.worst)) chip.worst = status;
+      }
+    }
+  }
+  return [...chips].map(([tag, chip]) => ({ tag, ...chip })).sort((a, b) => a.tag.localeCompare(b.tag));
+}
+
+/** The count of each shown status over `rows`. */
+function countsOf(rows: Row[]): Record<ListStatus, number> {
+  const counts = Object.fromEntries(LIST_STATUSES.map((s) => [s, 0])) as Record<ListStatus, number>;
+  for (const row of rows) counts[shownStatusOf(row)]++;
+  return counts;
+}
+
+/** What checks.json says of a row: only fields that change with pings, none with the clock, so its ETag is stable. */
+function liveOf(row: Row): Record<string, unknown> {
+  return { id: row._id, status: shownStatusOf(row), running: row.running, last_ping: row.lastPing?.toISOString() ?? null, last_duration_ms: row.lastDurationMs };
+}
+
+/** The list URL to come back to: the `back` field (the list's `?…` query) when it parses, else the plain list. */
+function backTo(req: Request, projectId: string): string {
+  const back = new URLSearchParams(fieldOf(req, 'back'));
+  const fields = { q: back.get('q') ?? undefined, tag: back.getAll('tag'), status: back.get('status') ?? undefined, sort: back.get('sort') ?? undefined, page: back.get('page') ?? undefined };
+  try {
+    return `/projects/${projectId}/${listSearch(parseListQuery(fields))}`;
+  } catch {
+    return `/projects/${projectId}/`;
+  }
+}
+
+/** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
+async function checkOf(req: Request, res: Response): Promise<CheckDoc> {
+  const id = String(req.params.checkId);
+  const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: accessOf(res).project._id }).lean<CheckDoc>() : null;
+  if (!check) throw new AppError(404, 'no such check: it may have been deleted');
+  return check;
+}
+
+/** Whether the request came from the list's script (it asks for JSON) rather than a plain form post. */
+const fromScript = (req: Request): boolean => req.get('accept')?.includes('application/json') === true;
+
+/** Routes of the checks list. */
+export function checkListRouter(deps: AppDeps): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+
+  router.get('/projects/:projectId/', projectAccess('read'), async (req, res) => {
+    const { project, role } = accessOf(res);
+    const query = parseListQuery(req.query);
+    const now = deps.clock();
+    const all = rowsOf(await Check.find({ projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>(), now);
+    const kept = applyListQuery(all, query);
+    const pages = Math.max(1, Math.ceil(kept.length / PER_PAGE));
+    if (query.page > pages) throw new AppError(400, `no page ${query.page}: this list has ${pages} page${pages === 1 ? '' : 's'}`);
+    const rows = kept.slice((query.page - 1) * PER_PAGE, query.page * PER_PAGE);
+    const channels = await Channel.find({ projectId: project._id }, { _id: 1, name: 1, kind: 1 }).sort({ created: 1 }).lean<ChannelDoc[]>();
+    const counts = countsOf(all);
+    render(req, res, 'checks', {
+      title: project.name, tab: 'checks', project, role, can: CAN, rows, total: all.length, matched: kept.length,
+      first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips: tagChips(all), channels,
+      statuses: LIST_STATUSES, sorts: LIST_SORTS, search: (change: object) => listSearch(query, change),
+      pingUrl: (id: string) => `${config.baseUrl}/ping/${id}`, down: counts.down,
+    });
+  });
+
+  router.get('/projects/:projectId/checks.json', projectAccess('read'), async (req, res) => {
+    const { project } = accessOf(res);
+    const ids = (typeof req.query.ids === 'string' ? req.query.ids : '').split(',').filter((id) => UUID_RE.test(id)).slice(0, MAX_LIVE_IDS);
+    const docs = ids.length ? await Check.find({ _id: { $in: ids }, projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>() : [];
+    const down = await downCountOf(project._id, deps.clock());
+    const body = JSON.stringify({ down, checks: rowsOf(docs, deps.clock()).map(liveOf) });
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
+    if (req.get('if-none-match') === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.type('json').send(body);
+  });
+
+  router.post('/projects/:projectId/list/:checkId/pause', projectAccess('write'), async (req, res) => {
+    const check = await checks.pauseCheck(deps, await checkOf(req, res));
+    if (fromScript(req)) return void res.json({ status: 'paused' });
+    req.session.notice = `Check “${check.name || check._id}” paused.`;
+    res.redirect(303, backTo(req, check.projectId));
+  });
+
+  router.post('/projects/:projectId/list/:checkId/channels/:channelId', projectAccess('write'), async (req, res) => {
+    const check = await checkOf(req, res);
+    const channelId = String(req.params.channelId);
+    const on = fieldOf(req, 'on') === '1';
+    const others = check.channels.filter((id) => id !== channelId);
+    // The service refuses a channel of another project (400), as the editor's save does.
+    const saved = await checks.updateCheck(deps, check, { input: { channels: (on ? [...others, channelId] : others).join(',') }, version: 3 });
+    if (fromScript(req)) return void res.json({ on: saved.channels.includes(channelId) });
+    res.redirect(303, backTo(req, check.projectId));
+  });
+  return router;
+}

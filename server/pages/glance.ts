@@ -1,0 +1,69 @@
+/**
+ * Status at a glance (README, Web app): how many checks are down in each of the user's projects, for the tab title
+ * ("2 down · Backups"), the favicon (red while one is down) and the header's project switcher on every page, and each
+ * project's counts per status for the project list (troubled projects first).
+ *
+ * A check counts as down when it is stored `down` or its deadline has passed (the deadline job flips it a moment
+ * later): the live status of behaviour.md §2.3 without reading every check.
+ */
+import type { RequestHandler } from 'express';
+import type { Clock } from '../../shared/clock.js';
+import { Check, type CheckDoc } from '../../shared/models/check.js';
+import { liveStatus } from '../../shared/domain/status.js';
+import { projectsOf, type MemberProject } from '../../shared/services/members.js';
+import { currentUser } from './render.js';
+
+/** The checks of `projectId` down at `now`. */
+export async function downCountOf(projectId: string, now: Date): Promise<number> {
+  return Check.countDocuments({ projectId, $or: [{ status: 'down' }, { deadline: { $lte: now } }] });
+}
+
+/** A project of the header's switcher. */
+export interface GlanceProject {
+  id: string;
+  name: string;
+  down: number;
+}
+
+/** What every page of a signed-in user shows: `res.locals.glance`. */
+export interface Glance {
+  projects: GlanceProject[];
+  /** Down checks over all the user's projects. */
+  down: number;
+}
+
+/**
+ * Sets `res.locals.glance` for a page (GET, not checks.json) of a signed-in user: their projects by name with each
+ * one's down count.
+ */
+export function glanceOf(clock: Clock): RequestHandler {
+  return async (req, res, next) => {
+    const user = currentUser(res);
+    if (user && req.method === 'GET' && !req.path.endsWith('.json')) {
+      const now = clock();
+      const projects = await Promise.all((await projectsOf(user._id)).map(async ({ project }) => ({ id: project._id, name: project.name, down: await downCountOf(project._id, now) })));
+      res.locals.glance = { projects, down: projects.reduce((sum, p) => sum + p.down, 0) } satisfies Glance;
+    }
+    next();
+  };
+}
+
+/** A project's counts per status for the project list; `grace` is the late ones. */
+export type ProjectCounts = Record<'down' | 'grace' | 'up' | 'paused' | 'new', number>;
+
+/** The fields the counts read. */
+const COUNT_FIELDS = { projectId: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1, lastStart: 1, lastStartRid: 1, manualResume: 1 } as const;
+
+/**
+ * The user's projects with their counts per live status at `now` (behaviour.md §2.3), most down first, then most
+ * late, then by name.
+ */
+export async function projectsWithCounts(userId: string, now: Date): Promise<(MemberProject & { counts: ProjectCounts })[]> {
+  const projects = await projectsOf(userId);
+  const counts = new Map(projects.map(({ project }) => [project._id, { down: 0, grace: 0, up: 0, paused: 0, new: 0 }]));
+  const docs = await Check.find({ projectId: { $in: [...counts.keys()] } }, COUNT_FIELDS).lean<Pick<CheckDoc, keyof typeof COUNT_FIELDS>[]>();
+  for (const doc of docs) counts.get(doc.projectId)![liveStatus(doc, now)]++;
+  return projects
+    .map((member) => ({ ...member, counts: counts.get(member.project._id)! }))
+    .sort((a, b) => b.counts.down - a.counts.down || b.counts.grace - a.counts.grace || a.project.name.localeCompare(b.project.name));
+}
