@@ -65,7 +65,8 @@ export function checkActionsRouter(deps: AppDeps): Router {
   const hops = deps.trustProxy ?? config.trustProxy;
 
   // The check page's extras, for read-write members: set here and passed to the view by render() (res.locals.pageData), then the page's route runs.
-  router.get(ONE, projectAccess('read'), async (req, res, next) => {
+  // Only a check's own path: `checks/new/` and the like belong to the editor's routes.
+  router.get(ONE, (req, _res, next) => next(UUID_RE.test(String(req.params.checkId)) ? undefined : 'route'), projectAccess('read'), async (req, res, next) => {
     const { project, role } = accessOf(res);
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
