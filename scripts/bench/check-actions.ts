@@ -11,22 +11,18 @@ import { performance } from 'node:perf_hooks';
 import { Check } from '../../shared/models/check.js';
 import type { PagesStage } from './pages-stage.js';
 
-
-/** Requests measured per path (at least 50 for a p95). */
-const REQUESTS = 60;
-
 /** The p-th percentile (nearest rank) of a sample in milliseconds. */
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /**
- * Times `REQUESTS` sequential requests made by `send` (each must answer `status`) and writes "label: p50 … ms, p95 … ms".
+ * Times the stage's `requests` sequential requests made by `send` (each must answer `status`) and writes "label: p50 … ms, p95 … ms".
  * @throws Error when a request answers another status.
  */
 async function measure(stage: PagesStage, label: string, status: number, send: () => Promise<Response>): Promise<void> {
   const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < stage.requests; i++) {
     const started = performance.now();
     const res = await send();
     await res.arrayBuffer();
@@ -34,7 +30,7 @@ async function measure(stage: PagesStage, label: string, status: number, send: (
     if (res.status !== status) throw new Error(`${label}: answered ${res.status}, not ${status}`);
   }
   times.sort((a, b) => a - b);
-  stage.out(`${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${REQUESTS} sequential requests)`);
+  stage.out(`${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${stage.requests} sequential requests)`);
 }
 
 /** Measures the check page with its actions and a zone chosen, Ping now, and the account page; writes one line each. */

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const children: Child[] = [];
   try {
     // The web pages, on a web process of their own, before (and without) the shared web and worker processes.
-    if (runs('pages')) await reportPages(env, opts.webCpu, out);
+    if (runs('pages')) await reportPages(env, opts, out);
     if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages')) return;
     const web = await startWeb(env, opts.webCpu);
     children.push(web.child);

@@ -29,12 +29,25 @@ export interface BenchOptions {
   windowChecks: number;
   windowLead: number;
   phases: Phase[];
+  /** The pages phase's measurements to run (pages.ts PAGE_MEASURES), and the requests timed per page. */
+  pageMeasures: string[];
+  pageRequests: number;
   /** The CPU the web processes and the bare server are pinned to; undefined: unpinned. */
   webCpu: number | undefined;
   referenceUrl?: string;
   referenceKey?: string;
   referenceServer: string;
   referencePid?: number;
+}
+
+/** The pages phase's measurements, in the order they run (pages.ts). */
+export const PAGE_MEASURES = ['list', 'check', 'charts', 'actions', 'docs', 'reports'] as const;
+
+function pageMeasures(value: string): string[] {
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(PAGE_MEASURES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown page measurement ${unknown.join(', ')} (${PAGE_MEASURES.join(', ')})`);
+  return names;
 }
 
 function phases(value: string): Phase[] {
@@ -73,6 +86,8 @@ export function parseOptions(): { opts: BenchOptions; reference: Reference | und
     .option('--mass-trials <n>', 'mass downs (all checks due in the same instant) of the alerts phase, a minute apart', count, 3)
     .option('--window-checks <n>', 'checks down in the one maintenance window of the window phase', count, 10_000)
     .option('--window-lead <s>', 'seconds from their deadline to the window\'s end (time to go down and be held first)', count, 240)
+    .option('--page-measures <list>', `the pages phase's measurements (${PAGE_MEASURES.join(',')})`, pageMeasures, [...PAGE_MEASURES])
+    .option('--page-requests <n>', 'requests timed per page in the pages phase', count, 50)
     .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
     .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
     .option('--reference-url <url>', 'a Healthchecks running on 127.0.0.1 to put the same ping load on', localOrigin, process.env.REFERENCE_URL)

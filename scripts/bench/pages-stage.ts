@@ -9,6 +9,8 @@ export interface PagesStage {
   cookie: string;
   projectId: string;
   out: (line: string) => void;
+  /** Requests timed per page (`--page-requests`). */
+  requests: number;
 }
 
 /** One page's figures: server time p50/p95 in milliseconds over `count` requests, and the answer's size in bytes. */
@@ -21,13 +23,13 @@ export interface PageTiming {
 }
 
 /**
- * GETs `path` `count` times one after another with the stage's session (after one untimed request), timing each to
+ * GETs `path` `count` (the stage's `requests` unless given) times one after another with the stage's session (after one untimed request), timing each to
  * the end of its body.
  *
  * @param headers - Added to each request (e.g. `if-none-match`).
  * @throws Error when an answer's status is not `expect` (200 unless given).
  */
-export async function timePage(stage: PagesStage, path: string, count = 50, headers: Record<string, string> = {}, expect = 200): Promise<PageTiming> {
+export async function timePage(stage: PagesStage, path: string, count = stage.requests, headers: Record<string, string> = {}, expect = 200): Promise<PageTiming> {
   const get = async (): Promise<{ ms: number; bytes: number; status: number }> => {
     const begin = process.hrtime.bigint();
     const res = await fetch(stage.origin + path, { headers: { cookie: stage.cookie, ...headers }, redirect: 'manual' });

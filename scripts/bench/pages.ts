@@ -20,18 +20,19 @@ import { reportCheckActions } from './check-actions.js';
 import { benchDocsAndWall } from './docs-wall-pages.js';
 import { benchEmailReports } from './email-reports.js';
 import type { PagesStage } from './pages-stage.js';
+import { PAGE_MEASURES, type BenchOptions } from './options.js';
 
 export type { PagesStage } from './pages-stage.js';
 
-/** The measurements of the phase, run in this order on the same stage. */
-const MEASUREMENTS: ((stage: PagesStage) => Promise<void>)[] = [
-  benchListPages,
-  benchCheckPage,
-  benchCharts,
-  reportCheckActions,
-  benchDocsAndWall,
-  benchEmailReports,
-];
+/** The measurements of the phase by their `--page-measures` names, run in this order on the same stage. */
+const MEASUREMENTS: Record<(typeof PAGE_MEASURES)[number], (stage: PagesStage) => Promise<void>> = {
+  list: benchListPages,
+  check: benchCheckPage,
+  charts: benchCharts,
+  actions: reportCheckActions,
+  docs: benchDocsAndWall,
+  reports: benchEmailReports,
+};
 
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench password, long enough';
@@ -66,18 +67,18 @@ async function signIn(origin: string): Promise<string> {
  * Runs the phase: a web process with `env` (the bench's database and queue prefix), a user owning a project, a
  * signed-in session, then each measurement in turn. The database connection is the caller's.
  *
- * @param cpu - Pins the web process to this CPU; undefined runs it unpinned.
+ * @param opts - `webCpu` pins the web process (undefined: unpinned); `pageMeasures` and `pageRequests` choose what runs.
  */
-export async function reportPages(env: Record<string, string>, cpu: number | undefined, out: Out): Promise<void> {
-  const web = await startWeb(env, cpu);
+export async function reportPages(env: Record<string, string>, opts: BenchOptions, out: Out): Promise<void> {
+  const web = await startWeb(env, opts.webCpu);
   try {
     const user = await createUser(EMAIL, PASSWORD, new Date());
     if (!user) throw new Error(`pages: ${EMAIL} exists`);
     const { project } = await createOwnedProject(user._id, 'bench pages', new Date());
     await Project.updateOne({ _id: project._id }, { $set: { checkLimit: 100_000 } });
-    const stage: PagesStage = { origin: web.origin, cookie: await signIn(web.origin), projectId: project._id, out };
+    const stage: PagesStage = { origin: web.origin, cookie: await signIn(web.origin), projectId: project._id, out, requests: opts.pageRequests };
     out('web pages, server time over HTTP (sequential requests to 127.0.0.1), milliseconds, and the answer\'s size:');
-    for (const measure of MEASUREMENTS) await measure(stage);
+    for (const name of PAGE_MEASURES) if (opts.pageMeasures.includes(name)) await MEASUREMENTS[name](stage);
     out('');
   } finally {
     await web.child.stop();
