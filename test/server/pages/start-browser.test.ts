@@ -138,7 +138,7 @@ describe('web app from npm start, in a browser', function () {
     const checkPath = owner.path();
     const checkId = checkPath.split('/').at(-2) ?? '';
     expect(checkPath).to.equal(`${base}checks/${checkId}/`);
-    expect(await owner.text('.facts dd')).to.match(/^30 2 \* \* \* in Europe\/Riga, grace \d+ seconds$/);
+    expect(await owner.text('.facts dd')).to.match(/^30 2 \* \* \* in Europe\/Riga, grace \d+ \w+( \d+ \w+)?$/);
     expect(await owner.text('#check-channels')).to.equal('ops mail');
     const pingUrl = await owner.text('#ping-url');
     expect(pingUrl).to.equal(`${origin}/ping/${checkId}`);
