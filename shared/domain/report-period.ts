@@ -3,6 +3,7 @@
  * downtime and uptime over a period computed from its flips. Pure: no I/O, `now` is a parameter.
  */
 import moment from 'moment-timezone';
+import { downtimesIn, periodsFrom, type StatusChange } from './uptime.js';
 
 /** How often a user gets the report of their checks. */
 export type ReportPeriod = 'off' | 'daily' | 'weekly' | 'monthly';
@@ -46,12 +47,6 @@ export function lastPeriod(every: Every, tz: string, now: Date): Period {
   return { start: moment.tz(start, tz).subtract(1, LENGTH_OF[every]).toDate(), end: start };
 }
 
-/** A status change as downtime needs it. */
-export interface FlipPoint {
-  created: Date;
-  newStatus: string;
-}
-
 /** A check's downtime over a period. */
 export interface Downtime {
   /** Down spells that overlap the period (one already down at its start counts). */
@@ -63,30 +58,17 @@ export interface Downtime {
 }
 
 /**
- * The downtime of one check over `period`, counted only from `observedFrom` (the check's creation when later than the start).
+ * The downtime of one check over `period`, counted only from `observedFrom` (the check's creation when later than the
+ * start), from its status periods (shared/domain/uptime.ts); new and paused time count as observed and not down.
  *
  * @param downAtStart - Whether the check was down when observation began (its last flip before it went into `down`).
  * @param flips - The check's flips inside the period, any order; those outside it are ignored.
  */
-export function downtimeOf(period: Period, downAtStart: boolean, flips: readonly FlipPoint[], observedFrom: Date = period.start): Downtime {
-  const from = Math.max(period.start.getTime(), observedFrom.getTime());
-  const to = period.end.getTime();
-  const inside = flips.filter((f) => f.created.getTime() >= from && f.created.getTime() < to).sort((a, b) => a.created.getTime() - b.created.getTime());
-  let down = downAtStart;
-  let since = from;
-  let downtimes = downAtStart ? 1 : 0;
-  let downMs = 0;
-  for (const flip of inside) {
-    const isDown = flip.newStatus === 'down';
-    if (isDown === down) continue;
-    if (down) downMs += flip.created.getTime() - since;
-    else downtimes += 1;
-    down = isDown;
-    since = flip.created.getTime();
-  }
-  if (down) downMs += to - since;
-  const observedMs = Math.max(0, to - from);
-  return { downtimes, downSeconds: Math.round(downMs / 1000), uptime: observedMs === 0 ? 1 : 1 - downMs / observedMs };
+export function downtimeOf(period: Period, downAtStart: boolean, flips: readonly Pick<StatusChange, 'created' | 'newStatus'>[], observedFrom: Date = period.start): Downtime {
+  const from = new Date(Math.max(period.start.getTime(), observedFrom.getTime()));
+  const { count, downMs } = downtimesIn(periodsFrom(downAtStart ? 'down' : 'up', flips, from, period.end), from, period.end);
+  const observedMs = Math.max(0, period.end.getTime() - from.getTime());
+  return { downtimes: count, downSeconds: Math.round(downMs / 1000), uptime: observedMs === 0 ? 1 : 1 - downMs / observedMs };
 }
 
 /** A duration for a mail, from seconds: `0 min`, `5 min`, `2 h 5 min`, `3 d 4 h` (a minute at least when anything was down). */

@@ -29,10 +29,20 @@ export interface StatusPeriod {
  * @param current - the check's status now, for a span without changes.
  */
 export function statusPeriods(changes: readonly StatusChange[], current: StoredStatus, from: Date, to: Date): StatusPeriod[] {
+  const first = changes.filter((c) => c.created >= from && c.created < to).reduce<StatusChange | null>((a, c) => (a && a.created <= c.created ? a : c), null);
+  return periodsFrom(first?.oldStatus ?? current, changes, from, to);
+}
+
+/**
+ * The statuses over `[from, to)` of a check in status `start` at `from`, then each change's new status.
+ *
+ * @param changes - in any order; those outside `[from, to)` are ignored.
+ */
+export function periodsFrom(start: StoredStatus, changes: readonly Pick<StatusChange, 'created' | 'newStatus'>[], from: Date, to: Date): StatusPeriod[] {
   const inside = changes.filter((c) => c.created >= from && c.created < to).sort((a, b) => a.created.getTime() - b.created.getTime());
   const periods: StatusPeriod[] = [];
   let at = from;
-  let status = inside[0]?.oldStatus ?? current;
+  let status = start;
   for (const change of inside) {
     if (change.created > at) periods.push({ from: at, to: change.created, status });
     at = change.created;
@@ -88,10 +98,30 @@ export function recentMonths(now: Date, zone: string, count: number): Month[] {
 }
 
 /** Downtimes of one month: down periods that overlap it, and their time inside it. */
-export interface MonthDowntimes extends Month {
+export interface MonthDowntimes extends Month, Downtimes {}
+
+/** Downtimes within a span: down spells that overlap it (adjacent down periods are one spell), and time down inside it. */
+export interface Downtimes {
   count: number;
-  /** Milliseconds down within the month. */
+  /** Milliseconds down within the span. */
   downMs: number;
+}
+
+/** The downtimes of `periods` (statusPeriods or periodsFrom) within `[from, to)`. */
+export function downtimesIn(periods: readonly StatusPeriod[], from: Date, to: Date): Downtimes {
+  let count = 0;
+  let downMs = 0;
+  let previous: StatusPeriod | null = null;
+  for (const period of periods) {
+    const inside = period.status === 'down' ? overlapMs(period, from, to) : 0;
+    if (inside > 0) {
+      downMs += inside;
+      const continues = previous?.status === 'down' && previous.to.getTime() === period.from.getTime() && overlapMs(previous, from, to) > 0;
+      if (!continues) count++;
+    }
+    previous = period;
+  }
+  return { count, downMs };
 }
 
 /**
@@ -99,9 +129,5 @@ export interface MonthDowntimes extends Month {
  * as the reference's monthly downtime summary does.
  */
 export function downtimesByMonth(periods: readonly StatusPeriod[], months: readonly Month[]): MonthDowntimes[] {
-  const down = periods.filter((p) => p.status === 'down');
-  return months.map((month) => {
-    const inside = down.map((p) => overlapMs(p, month.start, month.end)).filter((ms) => ms > 0);
-    return { ...month, count: inside.length, downMs: inside.reduce((sum, ms) => sum + ms, 0) };
-  });
+  return months.map((month) => ({ ...month, ...downtimesIn(periods, month.start, month.end) }));
 }

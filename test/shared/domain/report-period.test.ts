@@ -41,10 +41,10 @@ describe('downtimeOf', () => {
 
   it('counts each down spell and its length', () => {
     const flips = [
-      { created: at('2026-03-01T06:00:00Z'), newStatus: 'down' },
-      { created: at('2026-03-01T12:00:00Z'), newStatus: 'up' },
-      { created: at('2026-03-01T18:00:00Z'), newStatus: 'down' },
-      { created: at('2026-03-01T19:00:00Z'), newStatus: 'up' },
+      { created: at('2026-03-01T06:00:00Z'), newStatus: 'down' as const },
+      { created: at('2026-03-01T12:00:00Z'), newStatus: 'up' as const },
+      { created: at('2026-03-01T18:00:00Z'), newStatus: 'down' as const },
+      { created: at('2026-03-01T19:00:00Z'), newStatus: 'up' as const },
     ];
     const d = downtimeOf(DAY, false, flips);
     expect(d.downtimes).to.equal(2);
@@ -53,18 +53,18 @@ describe('downtimeOf', () => {
   });
 
   it('counts a spell already down at the start, up to the end when it never recovered', () => {
-    const d = downtimeOf(DAY, true, [{ created: at('2026-03-01T06:00:00Z'), newStatus: 'up' }, { created: at('2026-03-01T18:00:00Z'), newStatus: 'down' }]);
+    const d = downtimeOf(DAY, true, [{ created: at('2026-03-01T06:00:00Z'), newStatus: 'up' as const }, { created: at('2026-03-01T18:00:00Z'), newStatus: 'down' as const }]);
     expect(d).to.deep.equal({ downtimes: 2, downSeconds: 12 * 3600, uptime: 0.5 });
   });
 
   it('measures from the creation of a check made during the period, and ignores flips outside it', () => {
-    const flips = [{ created: at('2026-03-01T18:00:00Z'), newStatus: 'down' }, { created: at('2026-03-02T01:00:00Z'), newStatus: 'up' }];
+    const flips = [{ created: at('2026-03-01T18:00:00Z'), newStatus: 'down' as const }, { created: at('2026-03-02T01:00:00Z'), newStatus: 'up' as const }];
     const d = downtimeOf(DAY, false, flips, at('2026-03-01T12:00:00Z'));
     expect(d).to.deep.equal({ downtimes: 1, downSeconds: 6 * 3600, uptime: 0.5 });
   });
 
   it('treats a pause as the end of a down spell', () => {
-    const flips = [{ created: at('2026-03-01T00:00:00Z'), newStatus: 'down' }, { created: at('2026-03-01T12:00:00Z'), newStatus: 'paused' }];
+    const flips = [{ created: at('2026-03-01T00:00:00Z'), newStatus: 'down' as const }, { created: at('2026-03-01T12:00:00Z'), newStatus: 'paused' as const }];
     expect(downtimeOf(DAY, false, flips).downSeconds).to.equal(12 * 3600);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { downtimesByMonth, recentMonths, statusPeriods, uptimeIn, type StatusChange } from '../../../shared/domain/uptime.js';
+import { downtimesByMonth, downtimesIn, periodsFrom, recentMonths, statusPeriods, uptimeIn, type StatusChange } from '../../../shared/domain/uptime.js';
 import type { StoredStatus } from '../../../shared/models/check.js';
 
 const HOUR = 3600_000;
@@ -48,5 +48,11 @@ describe('recentMonths and downtimesByMonth', () => {
     // 31 Oct 22:00 to 1 Nov 03:00 spans both months; 26 Nov is after "now" and left out.
     const result = downtimesByMonth(periods, months).map(({ label, count, downMs }) => ({ label, count, hours: downMs / HOUR }));
     expect(result).to.deep.equal([{ label: 'November 2026', count: 1, hours: 3 }, { label: 'October 2026', count: 1, hours: 2 }]);
+  });
+
+  it('counts adjacent down periods as one spell, and only time inside the span', () => {
+    const periods = periodsFrom('up', [flip(2, 'up', 'down'), flip(4, 'down', 'down'), flip(6, 'down', 'up'), flip(20, 'up', 'down')], at(0), at(24));
+    expect(downtimesIn(periods, at(0), at(24))).to.deep.equal({ count: 2, downMs: 8 * HOUR });
+    expect(downtimesIn(periods, at(5), at(21))).to.deep.equal({ count: 2, downMs: 2 * HOUR });
   });
 });
