@@ -4,7 +4,7 @@
  * address. Read-write members and owners only; every write goes through server/services/checks.ts and the check store.
  */
 import { Router, type Request, type Response } from 'express';
-import { Check, type CheckDoc } from '../../shared/models/check.js';
+import type { CheckDoc } from '../../shared/models/check.js';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN, projectsOf, roleOf } from '../../shared/services/members.js';
@@ -22,6 +22,7 @@ import { currentUser, render } from './render.js';
 import { FieldError, inputOf, valuesOf } from './check-form.js';
 import { emailExample } from './usage.js';
 import { fieldOf } from './forms.js';
+import { checkOfPath } from './checks.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
@@ -30,15 +31,6 @@ export interface CheckActionsView {
   targets: { id: string; name: string }[];
   email: string;
   emailExample: { id: string; label: string; code: string };
-}
-
-/** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
-async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
-  const { project } = accessOf(res);
-  const id = String(req.params.checkId);
-  const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
-  if (!check) throw new AppError(404, 'no such check: it may have been deleted');
-  return check;
 }
 
 /** The check's page. */

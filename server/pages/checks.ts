@@ -17,12 +17,18 @@ import { previewRuns } from './cron-preview.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
-/** The path's check in the request's project. @throws AppError(404) `no such check` otherwise. */
+/**
+ * The path's check in the request's project, read once per GET: the check actions' extras and then the check page
+ * share it (`res.locals.pathCheck`). @throws AppError(404) `no such check` otherwise.
+ */
 export async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
   const { project } = accessOf(res);
   const id = String(req.params.checkId);
+  const known = res.locals.pathCheck as CheckDoc | undefined;
+  if (req.method === 'GET' && known?._id === id && known.projectId === project._id) return known;
   const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
   if (!check) throw new AppError(404, 'no such check: it may have been deleted');
+  res.locals.pathCheck = check;
   return check;
 }
 
