@@ -101,7 +101,8 @@ export interface LiveCursor {
  */
 export async function eventsSince(check: CheckDoc, pingLogLimit: number, cursor: LiveCursor, size: number): Promise<{ rows: EventRow[]; cursor: LiveCursor }> {
   const floor = Math.max(prunedUpTo(check, pingLogLimit), cursor.since);
-  const { rows } = await pingPage(check, prunedUpTo(check, pingLogLimit), { $gt: floor }, undefined, size);
+  // Pings are numbered up to the check's count: when the cursor is there, nothing newer can exist (the usual poll).
+  const { rows } = floor >= check.nPings ? { rows: [] } : await pingPage(check, prunedUpTo(check, pingLogLimit), { $gt: floor }, undefined, size);
   const others = await otherRows(check, { from: new Date(cursor.after.getTime() + 1), until: null }, size, { flips: true, notifications: true });
   const all = newestFirst([...rows, ...others]);
   const newestPing = rows.find((row) => row.type === 'ping');
