@@ -26,7 +26,7 @@ describe('checks list ping URLs in a browser', function () {
     await web.goto(`/projects/${built.project._id}/`);
 
     const row = `tr[data-check="${check._id}"]`;
-    const urls = await page.$$eval(`${row} input.ping-url`, (inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const urls = await page.$$eval(`${row} input.ping-url`, (inputs) => inputs.map((input) => input.value));
     expect(urls).to.have.length(2);
     expect(urls[0]).to.match(new RegExp(`/ping/${check._id}$`));
     expect(urls[1]).to.match(new RegExp(`/ping/${built.pingKey}/nightly-backup$`));
