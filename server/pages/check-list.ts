@@ -27,7 +27,7 @@ import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
 /** The fields the list reads of every check of the project: enough for the status, filters, sorts and a row. */
 const ROW_FIELDS = {
   _id: 1, name: 1, slug: 1, tags: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1,
-  lastStart: 1, lastStartRid: 1, lastDurationMs: 1, manualResume: 1, created: 1, channels: 1, uniqueKey: 1,
+  lastStart: 1, lastStartRid: 1, lastDurationMs: 1, manualResume: 1, created: 1, channels: 1,
 } as const;
 type RowDoc = Pick<CheckDoc, keyof typeof ROW_FIELDS>;
 /** A row of the list: the projection, its live status and run. */
