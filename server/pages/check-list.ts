@@ -14,7 +14,6 @@ import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { liveStatus } from '../../shared/domain/status.js';
-import { config } from '../../shared/config.js';
 import type { AppDeps } from '../deps.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
@@ -22,6 +21,8 @@ import { render } from './render.js';
 import { fieldOf } from './forms.js';
 import { applyListQuery, LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf, TROUBLE, type ListRow, type ListStatus } from './list-query.js';
 import { downCountOf } from './glance.js';
+import { checkFilterOf, checkSegment } from './wall-checks.js';
+import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
 
 /** The fields the list reads of every check of the project: enough for the status, filters, sorts and a row. */
 const ROW_FIELDS = {
@@ -69,9 +70,12 @@ function countsOf(rows: Row[]): Record<ListStatus, number> {
   return counts;
 }
 
-/** What checks.json says of a row: only fields that change with pings, none with the clock, so its ETag is stable. */
-function liveOf(row: Row): Record<string, unknown> {
-  return { id: row._id, status: shownStatusOf(row), running: row.running, last_ping: row.lastPing?.toISOString() ?? null, last_duration_ms: row.lastDurationMs };
+/**
+ * What checks.json says of a row, named by `id` (its UUID, or its `unique_key` for a wall: wall-checks.ts): only fields
+ * that change with pings, none with the clock, so its ETag is stable.
+ */
+function liveOf(row: Row, id: string): Record<string, unknown> {
+  return { id, status: shownStatusOf(row), running: row.running, last_ping: row.lastPing?.toISOString() ?? null, last_duration_ms: row.lastDurationMs };
 }
 
 /** The list URL to come back to: the `back` field (the list's `?…` query) when it parses, else the plain list. */
@@ -115,16 +119,17 @@ export function checkListRouter(deps: AppDeps): Router {
       title: project.name, tab: 'checks', project, role, can: CAN, rows, total: all.length, matched: kept.length,
       first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips: tagChips(all), channels,
       statuses: LIST_STATUSES, sorts: LIST_SORTS, search: (change: object) => listSearch(query, change),
-      pingUrl: (id: string) => `${config.baseUrl}/ping/${id}`, down: counts.down,
+      pingUrl: uuidPingUrl, slugPingUrl: (slug: string) => slugPingUrl(project.pingKey, slug),
+      address: (row: Row) => checkSegment(res, row), down: counts.down,
     });
   });
 
   router.get('/projects/:projectId/checks.json', projectAccess('read'), async (req, res) => {
     const { project } = accessOf(res);
-    const ids = (typeof req.query.ids === 'string' ? req.query.ids : '').split(',').filter((id) => UUID_RE.test(id)).slice(0, MAX_LIVE_IDS);
-    const docs = ids.length ? await Check.find({ _id: { $in: ids }, projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>() : [];
+    const ids = (typeof req.query.ids === 'string' ? req.query.ids : '').split(',').slice(0, MAX_LIVE_IDS);
+    const docs = ids[0] ? await Check.find({ ...checkFilterOf(res, ids), projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>() : [];
     const down = await downCountOf(project._id, deps.clock());
-    const body = JSON.stringify({ down, checks: rowsOf(docs, deps.clock()).map(liveOf) });
+    const body = JSON.stringify({ down, checks: rowsOf(docs, deps.clock()).map((row) => liveOf(row, checkSegment(res, row))) });
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
     if (req.get('if-none-match') === etag) {

@@ -23,6 +23,7 @@ import type { EventRow } from './event-rows.js';
 import { checkState } from './check-state.js';
 import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
+import { checkSegment } from './wall-checks.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -33,8 +34,8 @@ const RECENT_FLIPS = 10;
 const PAGE_PINGS = 50;
 const LOG_PINGS = 100;
 
-/** `/projects/<p>/checks/<c>/`. */
-const pathOf = (check: CheckDoc) => `/projects/${check.projectId}/checks/${check._id}/`;
+/** `/projects/<p>/checks/<c>/`, `<c>` the check's UUID (its `unique_key` for a wall display: wall-checks.ts). */
+const pathOf = (res: Response, check: CheckDoc) => `/projects/${check.projectId}/checks/${checkSegment(res, check)}/`;
 
 /** The live script's starting cursor: past the newest ping and the newest flip or notification the page shows. */
 function cursorOf(check: CheckDoc, rows: EventRow[]): string {
@@ -45,11 +46,11 @@ function cursorOf(check: CheckDoc, rows: EventRow[]): string {
 }
 
 /** What the events partial (views/check-events.eta) needs, for the page at `eventsPath`. */
-async function eventsView(check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string) {
+async function eventsView(res: Response, check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string) {
   const { rows, older } = await loadEvents(check, pingLogLimit, query, size);
   const newest = query.kind === null && query.before === null;
-  const live = newest ? `${pathOf(check)}events?${cursorOf(check, rows)}` : null;
-  return { rows, older, query, live, filters: EVENT_FILTERS, eventsPath, checkPath: pathOf(check) };
+  const live = newest ? `${pathOf(res, check)}events?${cursorOf(check, rows)}` : null;
+  return { rows, older, query, live, filters: EVENT_FILTERS, eventsPath, checkPath: pathOf(res, check) };
 }
 
 /** Routes of a check's page, log, ping details and live events. */
@@ -66,7 +67,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
     const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
     const flips = await Flip.find({ checkId: check._id }).sort({ created: -1 }).limit(RECENT_FLIPS).lean<FlipDoc[]>();
-    const events = await eventsView(check, project.pingLogLimit, query, PAGE_PINGS, pathOf(check));
+    const events = await eventsView(res, check, project.pingLogLimit, query, PAGE_PINGS, pathOf(res, check));
     const state = await checkState(check, timesOf(req, res));
     const charts = await chartsOfPage(res, check);
     const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
@@ -77,7 +78,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const { project, role } = accessOf(res);
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
-    const events = await eventsView(check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(check)}log/`);
+    const events = await eventsView(res, check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(res, check)}log/`);
     const title = `Log of ${check.name || 'check'}`;
     render(req, res, 'check-log', { title, tab: 'checks', project, role, check, size: LOG_PINGS, ...events, eventsHeading: 'Events', logLink: false });
   });
@@ -87,7 +88,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const { rows, cursor } = await eventsSince(check, project.pingLogLimit, parseLiveCursor(req.query), PAGE_PINGS);
-    const html = rows.length ? renderFragment(req, res, 'check-event-rows', { rows, checkPath: pathOf(check) }) : '';
+    const html = rows.length ? renderFragment(req, res, 'check-event-rows', { rows, checkPath: pathOf(res, check) }) : '';
     const state = await checkState(check, timesOf(req, res));
     res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.status, state: state.words });
   });
@@ -98,7 +99,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     res.locals.checkTz = check.tz;
     const details = await pingDetails(await findPing(check, project.pingLogLimit, String(req.params.n)));
     const title = `Ping #${details.ping.n} of ${check.name || 'check'}`;
-    render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(check) });
+    render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(res, check) });
   });
 
   router.get(`${ONE}pings/:n/body`, projectAccess('read'), async (req, res) => {

@@ -7,28 +7,29 @@ import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { AppError } from '../../shared/errors.js';
-import { UUID_RE } from '../../shared/domain/ids.js';
 import type { AppDeps } from '../deps.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
 import { FieldError, inputOf, scheduleOf, serviceFieldError, submittedValues, UNITS, valuesOf, type CheckFormValues } from './check-form.js';
 import { previewRuns } from './cron-preview.js';
+import { checkFilterOf } from './wall-checks.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
 /**
- * The path's check in the request's project, read once per GET: the check actions' extras and then the check page
- * share it (`res.locals.pathCheck`). @throws AppError(404) `no such check` otherwise.
+ * The path's check in the request's project, named by its UUID (by its `unique_key` for a wall display: wall-checks.ts),
+ * read once per GET: the check actions' extras and then the check page share it (`res.locals.pathCheck`).
+ * @throws AppError(404) `no such check` otherwise.
  */
 export async function checkOfPath(req: Request, res: Response): Promise<CheckDoc> {
   const { project } = accessOf(res);
   const id = String(req.params.checkId);
-  const known = res.locals.pathCheck as CheckDoc | undefined;
-  if (req.method === 'GET' && known?._id === id && known.projectId === project._id) return known;
-  const check = UUID_RE.test(id) ? await Check.findOne({ _id: id, projectId: project._id }).lean<CheckDoc>() : null;
+  const known = res.locals.pathCheck as { id: string; check: CheckDoc } | undefined;
+  if (req.method === 'GET' && known?.id === id && known.check.projectId === project._id) return known.check;
+  const check = await Check.findOne({ ...checkFilterOf(res, [id]), projectId: project._id }).lean<CheckDoc>();
   if (!check) throw new AppError(404, 'no such check: it may have been deleted');
-  res.locals.pathCheck = check;
+  res.locals.pathCheck = { id, check };
   return check;
 }
 

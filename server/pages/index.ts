@@ -38,6 +38,7 @@ import { badgePageRouter } from './badge-page.js';
 import { docsFilesRouter, docsRouter } from './docs.js';
 import { wallRouter } from './wall.js';
 import { reportsRouter, reportsUnsubscribeRouter } from './reports.js';
+import { pageNotFound } from './not-found.js';
 
 const log = logger.child({ module: 'pages' });
 /** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
@@ -138,6 +139,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(docsRouter());
   pages.use(wallRouter(options));
   pages.use(reportsRouter(options, deps.clock));
+  pages.use(pageNotFound);
   pages.use(pageErrors);
 
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
@@ -145,5 +147,7 @@ export function pagesRouter(deps: AppDeps): Router {
   router.use(docsFilesRouter());
   router.use(reportsUnsubscribeRouter(options), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
+  // Any other address a browser asks for: the 404 page, signed out (no session outside PAGE_PATH).
+  router.use(pageNotFound);
   return router;
 }

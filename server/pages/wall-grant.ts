@@ -9,8 +9,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ApiKey, type ApiKeyDoc } from '../../shared/models/api-key.js';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
-import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError } from '../../shared/errors.js';
+import { UNIQUE_KEY_RE } from './wall-checks.js';
 
 /** What a wall's session holds. */
 export interface WallGrant {
@@ -32,8 +32,11 @@ export interface KeyOwner {
   readOnly: boolean;
 }
 
-/** The pages a wall shows, below `/projects/<id>/`: the checks list, its live JSON and a check's page. */
-const WALL_PAGES = new RegExp(`^(checks\\.json|checks/${UUID_RE.source.replace(/^\^|\$$/g, '')}/)?$`);
+/**
+ * The pages a wall shows, below `/projects/<id>/`: the checks list, its live JSON and a check's page, addressed by its
+ * `unique_key` (wall-checks.ts), never its UUID. Not a check's events, log or pings: a wall shows no ping bodies.
+ */
+const WALL_PAGES = new RegExp(`^(checks\\.json|checks/${UNIQUE_KEY_RE.source.replace(/^\^|\$$/g, '')}/)?$`);
 
 /**
  * The project a key's digest opens and whether it is read-only: the project's own two keys, else a named key made

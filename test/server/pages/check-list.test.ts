@@ -124,6 +124,22 @@ describe('checks list', () => {
     expect(await Check.findById(check._id).lean()).to.include({ status: 'paused', rev: 1 });
   });
 
+  it("shows a row's ping URL by slug beside the UUID one to writers, when the check has a slug, and neither to read-only members", async () => {
+    const { built, agent, base } = await setUp();
+    const slugged = await buildCheck(built, { name: 'backup', slug: 'nightly-backup' });
+    const plain = await buildCheck(built, { name: 'reports' });
+    const page = (await agent.get(base)).text;
+    const cellOf = (id: string) => /<tr data-check="[^"]+"[\s\S]*?<\/tr>/.exec(page.slice(page.indexOf(`data-check="${id}"`) - 9))?.[0] ?? '';
+    expect(cellOf(slugged._id)).to.contain(`/ping/${slugged._id}"`).and.contain(`/ping/${built.pingKey}/nightly-backup"`).and.contain('aria-label="Ping URL by slug of backup"');
+    expect(cellOf(plain._id)).to.contain(`/ping/${plain._id}"`).and.not.to.contain(built.pingKey);
+    expect([...page.matchAll(/button type="button" class="copy" data-copy/g)]).to.have.length(3);
+
+    await join(built.project._id, await buildUser('reader@example.org'), 'ro');
+    const reader = webAgent();
+    await signIn(reader, 'reader@example.org');
+    expect((await reader.get(base)).text).to.contain('backup').and.not.to.contain('/ping/').and.not.to.contain(built.pingKey);
+  });
+
   it('answers checks.json with an ETag, 304 while nothing changed, and the down count', async () => {
     const { built, agent, base } = await setUp();
     const check = await buildCheck(built, { name: 'up-one', status: 'up', lastPing: new Date() });

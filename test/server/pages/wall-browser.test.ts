@@ -1,11 +1,13 @@
 /**
  * The wall display in a real browser (server/pages/wall.ts): a read-only key pasted into `/wall/` shows the project's
- * checks list, which a ping turns up live, and a check page, both without controls or ping URLs; every page passes
+ * checks list, which a ping turns up live, and a check page, both without controls, ping URLs or check UUIDs (checks are
+ * named by `unique_key`); every page passes
  * axe-core at zero serious findings. Screenshots go to TEST_OUTPUT_DIR (`.data/test-output/`; docs/screenshots/wall.png
  * and wall-key.png are copies).
  */
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { uniqueKeyOf } from '../../../shared/domain/ids.js';
 import { buildCheck, buildProject } from '../../helpers/factories.js';
 import { seriousFindings } from '../../helpers/axe.js';
 import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
@@ -39,14 +41,17 @@ describe('wall display in a browser', function () {
     expect(await seriousFindings(page), 'the wall list').to.deep.equal([]);
 
     // A ping turns the check up on the open page (the list's live update).
-    const row = `tr[data-check="${backup._id}"]`;
+    const key = uniqueKeyOf(backup._id);
+    const row = `tr[data-check="${key}"]`;
     expect(await page.$eval(`${row} [data-field="status"]`, (el) => el.textContent)).to.equal('new');
     expect((await fetch(`${fixture.origin}/ping/${backup._id}`)).status).to.equal(200);
     await page.waitForFunction((selector) => document.querySelector(selector)?.textContent === 'up', {}, `${row} [data-field="status"]`);
     await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'wall.png') });
+    expect(await page.content(), 'the live list').not.to.contain(backup._id);
 
     await web.submit(`${row} a`);
-    expect(web.path()).to.equal(`${base}checks/${backup._id}/`);
+    expect(web.path()).to.equal(`${base}checks/${key}/`);
+    expect(await page.content(), 'the check page').not.to.contain(backup._id);
     expect(await web.text('h1')).to.contain('nightly backup');
     const text = await page.$eval('main', (el) => el.textContent ?? '');
     expect(text).not.to.contain('/ping/').and.not.to.contain(built.pingKey);

@@ -1,11 +1,12 @@
 /**
  * The wall display (server/pages/wall.ts, wall-grant.ts): a pasted read-only key opens one project's checks list and
- * check pages as read-only; a read-write key, a wrong key, writes, other pages and other projects are refused, and
- * revoking the key ends it.
+ * check pages as read-only, naming checks by `unique_key` and never showing a UUID or a ping URL; a read-write key,
+ * a wrong key, writes, other pages and other projects are refused, and revoking the key ends it.
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { createApiKey, revokeApiKey } from '../../../shared/services/api-keys.js';
+import { uniqueKeyOf } from '../../../shared/domain/ids.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 
@@ -38,11 +39,44 @@ describe('wall display', () => {
       expect(list.status).to.equal(200);
       expect(list.text).to.contain('backup').and.contain('Wall display: read-only').and.contain('Leave the wall display');
       expect(list.text).not.to.contain('New check').and.not.to.contain('/integrations/').and.not.to.contain('/members/').and.not.to.contain('/settings/');
-      const page = await agent.get(`${base}checks/${checkId}/`);
+      const page = await agent.get(`${base}checks/${uniqueKeyOf(checkId)}/`);
       expect(page.status).to.equal(200);
       expect(page.text).to.contain('backup').and.not.to.contain('/ping/').and.not.to.contain(built.pingKey).and.not.to.contain('edit/');
       expect((await agent.get(`${base}checks.json`)).status).to.equal(200);
     }
+  });
+
+  it('names checks by unique_key: no UUID and no ping URL in its list, check pages or live JSON; members keep UUID addresses', async () => {
+    const { built, base, checkId } = await projectWithCheck();
+    const parent = await buildCheck(built, { name: '', slug: 'nightly' });
+    const child = await buildCheck(built, { name: 'child', slug: 'child', dependsOn: [parent._id] });
+    const uuids = [checkId, parent._id, child._id];
+    const keys = uuids.map(uniqueKeyOf);
+    const { agent } = await paste(built.apiKeyReadonly);
+    const list = await agent.get(base);
+    for (const key of keys) expect(list.text).to.contain(`<a href="${base}checks/${key}/">`).and.contain(`data-check="${key}"`);
+    const pages = await Promise.all(keys.map((key) => agent.get(`${base}checks/${key}/`)));
+    expect(pages.map((page) => page.status)).to.deep.equal([200, 200, 200]);
+    expect(pages[2]?.text).to.contain('id="rule-depends_on">unnamed check<');
+    const live = await agent.get(`${base}checks.json?ids=${[...keys, checkId].join(',')}`);
+    expect((live.body as { checks: { id: string }[] }).checks.map((c) => c.id)).to.have.members(keys);
+    for (const [i, res] of [list, ...pages, live].entries()) {
+      for (const uuid of uuids) expect(res.text, `answer ${i}`).not.to.contain(uuid);
+      expect(res.text, `answer ${i}`).not.to.contain('/ping/').and.not.to.contain(built.pingKey);
+    }
+    // A UUID address, and a check's events, log and pings (ping bodies), stay closed to a wall.
+    for (const path of [`${base}checks/${checkId}/`, `${base}checks/${keys[0]}/events`, `${base}checks/${keys[0]}/log/`, `${base}checks/${keys[0]}/pings/1/`]) {
+      expect((await agent.get(path)).status, path).to.equal(403);
+    }
+
+    await join(built.project._id, await buildUser('reader@example.org'), 'ro');
+    const member = webAgent();
+    await signIn(member, 'reader@example.org');
+    expect((await member.get(base)).text).to.contain(`<a href="${base}checks/${checkId}/">`).and.contain(`data-check="${checkId}"`);
+    expect((await member.get(`${base}checks/${checkId}/`)).status).to.equal(200);
+    expect((await member.get(`${base}checks/${keys[0]}/`)).status).to.equal(404);
+    const memberLive = await member.get(`${base}checks.json?ids=${checkId}`);
+    expect((memberLive.body as { checks: { id: string }[] }).checks.map((c) => c.id)).to.deep.equal([checkId]);
   });
 
   it('refuses a read-write key with a message and keeps nothing', async () => {
