@@ -192,21 +192,27 @@ async function findRows(filter: Filter, sort: keyof typeof SORTS, skip: number, 
  * @throws AppError(400) from `pageCheck` when the page is past the last (it gets the number of matched checks).
  */
 export async function listPage(projectId: string, query: ListQuery, now: Date, pageCheck: (matched: number) => void): Promise<ListPage> {
-  const [all, due, running] = await Promise.all([
-    groupsOf({ projectId }, true),
-    groupsOf({ projectId, deadline: { $lte: now } }),
-    groupsOf({ projectId, lastStart: { $ne: null }, deadline: { $gt: now } }),
+  const base = searchFilter(projectId, query);
+  const searched = query.q !== '' || query.tags.length > 0;
+  const skip = (query.page - 1) * PER_PAGE;
+  // A page that needs neither the late checks nor the counts is read beside the groupings.
+  const alone = query.status !== 'grace' && query.status !== 'up';
+  const filter = query.status && query.status !== 'grace' ? both(base, statusFilter(query.status, now, [])) : base;
+  const [[all, due, running], early] = await Promise.all([
+    Promise.all([
+      groupsOf({ projectId }, true),
+      groupsOf({ projectId, deadline: { $lte: now } }),
+      groupsOf({ projectId, lastStart: { $ne: null }, deadline: { $gt: now } }),
+    ]),
+    alone && query.sort !== 'down' ? Promise.all([searched ? Check.countDocuments(filter) : null, findRows(filter, query.sort, skip, PER_PAGE, now)]) : null,
   ]);
   const late = await lateRows(projectId, now, Math.max(0, ...all.map((g) => g._id.grace ?? 0)));
   const byTags = countsByTags(all, due, running, late);
   const counts = zero();
   for (const c of byTags.values()) for (const s of LIST_STATUSES) counts[s] += c[s];
   const total = all.reduce((sum, g) => sum + g.n, 0);
-  const base = searchFilter(projectId, query);
-  const searched = query.q !== '' || query.tags.length > 0;
   const lateKept = applyListQuery(late, { ...query, status: null, sort: 'name' });
   const lateIds = late.map((row) => row._id);
-  const skip = (query.page - 1) * PER_PAGE;
   const countOf = async (status: ListStatus): Promise<number> =>
     status === 'grace' ? lateKept.length : searched ? Check.countDocuments(both(base, statusFilter(status, now, lateIds))) : counts[status];
 
@@ -230,12 +236,13 @@ export async function listPage(projectId: string, query: ListQuery, now: Date, p
       }
       offset = Math.max(0, offset - sizes[i]);
     }
+  } else if (early) {
+    matched = early[0] ?? (query.status ? counts[query.status] : total);
+    pageCheck(matched);
+    rows = early[1];
   } else {
-    const filter = query.status ? both(base, statusFilter(query.status, now, lateIds)) : base;
-    const [n, found] = await Promise.all([
-      query.status ? countOf(query.status) : searched ? Check.countDocuments(filter) : total,
-      findRows(filter, query.sort, skip, PER_PAGE, now),
-    ]);
+    const wanted = query.status ? both(base, statusFilter(query.status, now, lateIds)) : base;
+    const [n, found] = await Promise.all([query.status ? countOf(query.status) : total, findRows(wanted, query.sort, skip, PER_PAGE, now)]);
     matched = n;
     pageCheck(matched);
     rows = found;
