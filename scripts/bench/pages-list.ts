@@ -2,9 +2,11 @@
  * The pages phase's checks list measurement (pages.ts): 10,000 checks seeded in the stage's project with insertMany
  * (a mix of up, late, down, paused, new and running checks over a few tags), then the list page's server time and
  * HTML size plain, searched, filtered by a tag and by a status, and in each sort; and the live update when nothing
- * changed (checks.json of the first page's rows, asked again with its ETag: 304), its bytes and time.
+ * changed (checks.json of the first page's rows, asked again with its ETag: 304), its bytes and time. Then each query
+ * the page makes (server/pages/list-find.ts) alone, straight to the database: the floor the database sets.
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { slicesOf } from './common.js';
 import { timePage, timingRow, type PagesStage } from './pages-stage.js';
@@ -66,4 +68,48 @@ export async function benchListPages(stage: PagesStage): Promise<void> {
   stage.out(timingRow('live update of 100 rows, first poll (checks.json, no ETag)', await timePage(stage, live)));
   const same = await timePage(stage, live, stage.requests, { 'if-none-match': etag }, 304);
   stage.out(timingRow('live update, nothing changed (checks.json with its ETag: 304)', same));
+  await benchBareQueries(stage);
+}
+
+/** Times of one query run `RUNS` times: the median, milliseconds, and the documents it returned. */
+const RUNS = 5;
+async function timed(run: () => Promise<unknown>): Promise<{ ms: number; docs: number }> {
+  const times: number[] = [];
+  let result: unknown;
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    result = await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(RUNS / 2)], docs: Array.isArray(result) ? result.length : 1 };
+}
+
+/** Each of the list page's queries alone (median of {@link RUNS}), as a table. */
+async function benchBareQueries(stage: PagesStage): Promise<void> {
+  const projectId = stage.projectId;
+  const now = new Date();
+  const shown = (await Check.find({ projectId }, { _id: 1 }).sort({ created: 1 }).limit(100).lean<{ _id: string }[]>()).map((c) => c._id);
+  const group = (match: object, byGrace = false): Promise<unknown[]> =>
+    Check.aggregate([{ $match: match }, { $group: { _id: { tags: '$tags', status: '$status', ...(byGrace ? { grace: '$grace' } : {}) }, n: { $sum: 1 } } }]).exec();
+  const page = (filter: object, sort: Record<string, 1 | -1>): Promise<unknown[]> => Check.find(filter, { name: 1, status: 1 }).sort(sort).limit(100).lean().exec();
+  const queries: [string, () => Promise<unknown>][] = [
+    ['$group all by tags, status, grace', () => group({ projectId }, true)],
+    ['$group past their deadline', () => group({ projectId, deadline: { $lte: now } })],
+    ['$group running', () => group({ projectId, lastStart: { $ne: null }, deadline: { $gt: now } })],
+    ['late candidates (deadline within the largest grace)', () => Check.find({ projectId, status: 'up', lastStart: null, deadline: { $gt: now, $lte: new Date(now.getTime() + 3600_000) } }, { _id: 1 }).lean().exec()],
+    ['first page by created (find, sort, limit 100)', () => page({ projectId }, { created: 1, _id: 1 })],
+    ['first page by name', () => page({ projectId }, { name: 1, created: 1, _id: 1 })],
+    ['status down page by name', () => page({ projectId, $or: [{ status: 'down' }, { deadline: { $lte: now } }] }, { name: 1, created: 1, _id: 1 })],
+    ['count stored down (status equality)', () => Check.countDocuments({ projectId, status: 'down' })],
+    ['count past deadline, not down', () => Check.countDocuments({ projectId, deadline: { $lte: now }, status: { $ne: 'down' } })],
+    ['count all of the project', () => Check.countDocuments({ projectId })],
+    ['find 100 rows by _id $in (checks.json)', () => Check.find({ _id: { $in: shown }, projectId }).lean().exec()],
+  ];
+  stage.out(`bare queries of the list page, each alone (median of ${RUNS}):`);
+  stage.out('| query | ms | docs returned |\n|---|---|---|');
+  for (const [what, run] of queries) {
+    const { ms, docs } = await timed(run);
+    stage.out(`| ${what} | ${ms.toFixed(1)} | ${docs} |`);
+  }
 }

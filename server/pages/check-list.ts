@@ -3,8 +3,9 @@
  * the URL (list-query.ts), the project's tags as chips coloured by their worst status, per-row pause and integration
  * toggles, and checks.json for the live poll (only the rows shown, with an ETag: 304 when nothing changed).
  *
- * Statuses are computed from a projection of the project's checks at the request's moment (behaviour.md §2.3); writes
- * go through the API's services (server/services/checks.ts), so the check store makes every state change.
+ * The page is a few database queries (list-find.ts): its rows, the status counts and the tag chips at the request's
+ * moment (behaviour.md §2.3); writes go through the API's services (server/services/checks.ts), so the check store
+ * makes every state change.
  */
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
@@ -13,62 +14,19 @@ import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
-import { liveStatus } from '../../shared/domain/status.js';
 import type { AppDeps } from '../deps.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
 import { fieldOf } from './forms.js';
-import { applyListQuery, LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf, TROUBLE, type ListRow, type ListStatus } from './list-query.js';
+import { LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf } from './list-query.js';
+import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find.js';
 import { downCountOf } from './glance.js';
 import { checkFilterOf, checkSegment } from './wall-checks.js';
 import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
 
-/** The fields the list reads of every check of the project: enough for the status, filters, sorts and a row. */
-const ROW_FIELDS = {
-  _id: 1, name: 1, slug: 1, tags: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1,
-  lastStart: 1, lastStartRid: 1, lastDurationMs: 1, manualResume: 1, created: 1, channels: 1,
-} as const;
-type RowDoc = Pick<CheckDoc, keyof typeof ROW_FIELDS>;
-/** A row of the list: the projection, its live status and run. */
-type Row = RowDoc & ListRow;
 /** Most rows one checks.json asks for (a page's). */
 const MAX_LIVE_IDS = PER_PAGE;
-
-/** The projection's documents as rows at `now`. */
-function rowsOf(docs: RowDoc[], now: Date): Row[] {
-  return docs.map((stored) => {
-    // Fields a document may lack (written before they existed): their schema defaults.
-    const doc = { ...stored, slug: stored.slug ?? '', tags: stored.tags ?? '', lastPing: stored.lastPing ?? null, lastStart: stored.lastStart ?? null, channels: stored.channels ?? [] };
-    const live = liveStatus(doc, now);
-    return { ...doc, live, running: doc.lastStart !== null && live !== 'down' };
-  });
-}
-
-/** Each tag of the project with its checks' worst status (TROUBLE order), by tag name. */
-function tagChips(rows: Row[]): { tag: string; worst: ListStatus; count: number }[] {
-  const chips = new Map<string, { worst: ListStatus; count: number }>();
-  for (const row of rows) {
-    const status = shownStatusOf(row);
-    for (const tag of row.tags.split(/\s+/)) {
-      if (tag === '') continue;
-      const chip = chips.get(tag);
-      if (!chip) chips.set(tag, { worst: status, count: 1 });
-      else {
-        chip.count++;
-        if (TROUBLE.indexOf(status) < TROUBLE.indexOf(chip.worst)) chip.worst = status;
-      }
-    }
-  }
-  return [...chips].map(([tag, chip]) => ({ tag, ...chip })).sort((a, b) => a.tag.localeCompare(b.tag));
-}
-
-/** The count of each shown status over `rows`. */
-function countsOf(rows: Row[]): Record<ListStatus, number> {
-  const counts = Object.fromEntries(LIST_STATUSES.map((s) => [s, 0])) as Record<ListStatus, number>;
-  for (const row of rows) counts[shownStatusOf(row)]++;
-  return counts;
-}
 
 /**
  * What checks.json says of a row, named by `id` (its UUID, or its `unique_key` for a wall: wall-checks.ts): only fields
@@ -108,16 +66,15 @@ export function checkListRouter(deps: AppDeps): Router {
     const { project, role } = accessOf(res);
     const query = parseListQuery(req.query);
     const now = deps.clock();
-    const all = rowsOf(await Check.find({ projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>(), now);
-    const kept = applyListQuery(all, query);
-    const pages = Math.max(1, Math.ceil(kept.length / PER_PAGE));
-    if (query.page > pages) throw new AppError(400, `no page ${query.page}: this list has ${pages} page${pages === 1 ? '' : 's'}`);
-    const rows = kept.slice((query.page - 1) * PER_PAGE, query.page * PER_PAGE);
+    const { rows, total, matched, counts, chips } = await listPage(project._id, query, now, (kept) => {
+      const pages = Math.max(1, Math.ceil(kept / PER_PAGE));
+      if (query.page > pages) throw new AppError(400, `no page ${query.page}: this list has ${pages} page${pages === 1 ? '' : 's'}`);
+    });
+    const pages = Math.max(1, Math.ceil(matched / PER_PAGE));
     const channels = await Channel.find({ projectId: project._id }, { _id: 1, name: 1, kind: 1 }).sort({ created: 1 }).lean<ChannelDoc[]>();
-    const counts = countsOf(all);
     render(req, res, 'checks', {
-      title: project.name, tab: 'checks', project, role, can: CAN, rows, total: all.length, matched: kept.length,
-      first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips: tagChips(all), channels,
+      title: project.name, tab: 'checks', project, role, can: CAN, rows, total, matched,
+      first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips, channels,
       statuses: LIST_STATUSES, sorts: LIST_SORTS, search: (change: object) => listSearch(query, change),
       pingUrl: uuidPingUrl, slugPingUrl: (slug: string) => slugPingUrl(project.pingKey, slug),
       address: (row: Row) => checkSegment(res, row), down: counts.down,

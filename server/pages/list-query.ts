@@ -1,10 +1,12 @@
 /**
  * The checks list's query (README, Web app, "Checks list"): search (`q`: name, slug or UUID), tags (`tag`, repeatable,
  * every one required), status (`status`), sort (`sort`) and page (`page`, 100 rows each), parsed from the URL, and
- * applied to the project's rows. Pure: the rows' statuses are computed by the caller at one moment.
+ * applied to rows. Pure: the rows' statuses are computed by the caller at one moment. The database does the same with
+ * the filters and sorts of list-find.ts; {@link applyListQuery} is their meaning on rows read (the late ones).
  */
 import { AppError } from '../../shared/errors.js';
 import type { LiveStatus } from '../../shared/domain/status.js';
+import { UUID_RE } from '../../shared/domain/ids.js';
 
 /** Rows per page. */
 export const PER_PAGE = 100;
@@ -74,7 +76,9 @@ export function shownStatusOf(row: Pick<ListRow, 'live' | 'running'>): ListStatu
 /** Trouble order of {@link ListStatus}es, worst first: a tag's chip takes its checks' worst. */
 export const TROUBLE: readonly ListStatus[] = ['down', 'grace', 'started', 'up', 'new', 'paused'];
 
-const byName = (a: ListRow, b: ListRow): number => a.name.localeCompare(b.name) || a.created.getTime() - b.created.getTime();
+/** Code-point order, the database's. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: ListRow, b: ListRow): number => compare(a.name, b.name) || a.created.getTime() - b.created.getTime() || compare(a._id, b._id);
 const SORTERS: Record<ListSort, (a: ListRow, b: ListRow) => number> = {
   created: (a, b) => a.created.getTime() - b.created.getTime(),
   name: byName,
@@ -82,11 +86,12 @@ const SORTERS: Record<ListSort, (a: ListRow, b: ListRow) => number> = {
   down: (a, b) => TROUBLE.indexOf(shownStatusOf(a)) - TROUBLE.indexOf(shownStatusOf(b)) || byName(a, b),
 };
 
-/** Whether `row` matches the search: a UUID matches its check, else a case-insensitive part of the name or slug. */
+/** Whether `row` matches the search: a UUID matches its check, other text a case-insensitive part of the name or slug. */
 function matches(row: ListRow, q: string): boolean {
   if (q === '') return true;
   const needle = q.toLowerCase();
-  return row._id === needle || row.name.toLowerCase().includes(needle) || row.slug.toLowerCase().includes(needle);
+  if (UUID_RE.test(needle)) return row._id === needle;
+  return row.name.toLowerCase().includes(needle) || row.slug.toLowerCase().includes(needle);
 }
 
 /** The rows the query keeps (search, every tag, status), sorted; the page is the caller's slice. */

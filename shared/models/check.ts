@@ -191,6 +191,12 @@ checkSchema.pre('validate', function setUniqueKey() {
 checkSchema.index({ projectId: 1, created: 1 });
 checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
+// The checks list (server/pages/list-find.ts): its sorts by name and last ping, a status's rows by name, and the
+// checks past or near their deadline (down, late); each index costs every ping's write, so only these.
+checkSchema.index({ projectId: 1, name: 1 });
+checkSchema.index({ projectId: 1, lastPing: -1 });
+checkSchema.index({ projectId: 1, status: 1, name: 1 });
+checkSchema.index({ projectId: 1, deadline: 1 });
 checkSchema.index({ badgeKey: 1 });
 checkSchema.index({ deadline: 1 });
 checkSchema.index({ 'outbox.recorded': 1 });

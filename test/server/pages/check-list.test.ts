@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Check, type CheckDoc } from '../../../shared/models/check.js';
+import { deadlineOf, liveStatus } from '../../../shared/domain/status.js';
+import { shownStatusOf, LIST_STATUSES } from '../../../server/pages/list-query.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
@@ -27,16 +29,24 @@ function namesOf(html: string): string[] {
   return [...html.matchAll(/<a href="\/projects\/[^/]+\/checks\/[^/]+\/">([^<]*)<\/a>/g)].map((m) => m[1]);
 }
 
+/** A check inserted with its stored deadline, as the check store keeps it (the list's queries read it). */
+async function stored(built: TestProject, fields: Partial<CheckDoc>): Promise<CheckDoc> {
+  const check = await buildCheck(built, fields);
+  const deadline = deadlineOf(check);
+  await Check.updateOne({ _id: check._id }, { $set: { deadline } });
+  return { ...check, deadline };
+}
+
 /** Checks of every status: a down (db), a late one (web db), an up (web), a paused, a new and a running one. */
 async function mixed(built: TestProject): Promise<Record<string, CheckDoc>> {
   const now = Date.now();
   return {
-    down: await buildCheck(built, { name: 'delta', slug: 'delta', tags: 'db', status: 'down', created: new Date(now - 6000) }),
-    late: await buildCheck(built, { name: 'alpha', tags: 'web db', status: 'up', timeout: 3600, grace: 3600, lastPing: new Date(now - 1.5 * HOUR_MS), created: new Date(now - 5000) }),
-    up: await buildCheck(built, { name: 'charlie', tags: 'web', status: 'up', lastPing: new Date(now - 60_000), created: new Date(now - 4000) }),
-    paused: await buildCheck(built, { name: 'bravo', status: 'paused', created: new Date(now - 3000) }),
-    fresh: await buildCheck(built, { name: 'echo', status: 'new', created: new Date(now - 2000) }),
-    running: await buildCheck(built, { name: 'foxtrot', status: 'up', lastPing: new Date(now - 120_000), lastStart: new Date(now - 5000), lastDurationMs: 42_000, created: new Date(now - 1000) }),
+    down: await stored(built, { name: 'delta', slug: 'delta', tags: 'db', status: 'down', created: new Date(now - 6000) }),
+    late: await stored(built, { name: 'alpha', tags: 'web db', status: 'up', timeout: 3600, grace: 3600, lastPing: new Date(now - 1.5 * HOUR_MS), created: new Date(now - 5000) }),
+    up: await stored(built, { name: 'charlie', tags: 'web', status: 'up', lastPing: new Date(now - 60_000), created: new Date(now - 4000) }),
+    paused: await stored(built, { name: 'bravo', status: 'paused', created: new Date(now - 3000) }),
+    fresh: await stored(built, { name: 'echo', status: 'new', created: new Date(now - 2000) }),
+    running: await stored(built, { name: 'foxtrot', status: 'up', lastPing: new Date(now - 120_000), lastStart: new Date(now - 5000), lastDurationMs: 42_000, created: new Date(now - 1000) }),
   };
 }
 
@@ -60,6 +70,65 @@ describe('checks list', () => {
     expect(page).to.contain('every 1 hour').and.contain('grace 1 hour').and.contain('every 1 day').and.contain('42 s');
     expect(page).to.match(new RegExp(`data-check="${c.running._id}"[\\s\\S]*?data-field="running"[^>]*title="a run is in progress" >`));
     expect(page).to.contain('Showing 1–6 of 6');
+  });
+
+  it('filters each status exactly as the live status (edges: late, running, overdue but not yet flipped)', async () => {
+    const { built, agent, base } = await setUp();
+    const now = Date.now();
+    const ago = (s: number): Date => new Date(now - s * 1000);
+    const made = [
+      await stored(built, { name: 'up-fresh', status: 'up', timeout: 3600, grace: 600, lastPing: ago(60) }),
+      await stored(built, { name: 'up-no-ping', status: 'up' }),
+      await stored(built, { name: 'late-just', status: 'up', timeout: 3600, grace: 600, lastPing: ago(3610) }),
+      await stored(built, { name: 'late-long-grace', status: 'up', timeout: 60, grace: 86_400, lastPing: ago(3600) }),
+      await stored(built, { name: 'overdue-unflipped', status: 'up', timeout: 3600, grace: 600, lastPing: ago(4300) }),
+      await stored(built, { name: 'down-stored', status: 'down' }),
+      await stored(built, { name: 'run-up', status: 'up', timeout: 3600, grace: 600, lastPing: ago(100), lastStart: ago(30) }),
+      await stored(built, { name: 'run-late', status: 'up', timeout: 60, grace: 600, lastPing: ago(100), lastStart: ago(30) }),
+      await stored(built, { name: 'run-overrun', status: 'up', timeout: 3600, grace: 60, lastPing: ago(100), lastStart: ago(90) }),
+      await stored(built, { name: 'run-new', status: 'new', grace: 600, lastStart: ago(30) }),
+      await stored(built, { name: 'run-new-overrun', status: 'new', grace: 60, lastStart: ago(90) }),
+      await stored(built, { name: 'paused', status: 'paused' }),
+      await stored(built, { name: 'paused-run', status: 'paused', grace: 600, lastStart: ago(30) }),
+      await stored(built, { name: 'paused-overrun', status: 'paused', grace: 60, lastStart: ago(90) }),
+      await stored(built, { name: 'fresh', status: 'new' }),
+    ];
+    const at = new Date();
+    const shown = (check: CheckDoc): string => {
+      const live = liveStatus(check, at);
+      return shownStatusOf({ live, running: check.lastStart !== null && live !== 'down' });
+    };
+    const page = (await agent.get(base)).text;
+    for (const status of LIST_STATUSES) {
+      const expected = made.filter((c) => shown(c) === status).map((c) => c.name).sort();
+      expect(namesOf((await agent.get(base).query({ status, sort: 'name' })).text), status).to.deep.equal(expected);
+      expect(page, status).to.contain(`<option value="${status}" >${status} (${expected.length})</option>`);
+    }
+    const trouble = ['down', 'grace', 'started', 'up', 'new', 'paused'];
+    const downFirst = [...made].sort((a, b) => trouble.indexOf(shown(a)) - trouble.indexOf(shown(b)) || (a.name < b.name ? -1 : 1)).map((c) => c.name);
+    expect(namesOf((await agent.get(base).query({ sort: 'down' })).text)).to.deep.equal(downFirst);
+  });
+
+  it('pages the down-first sort across the statuses, and reads tags and searches literally', async () => {
+    const { built, agent, base } = await setUp();
+    const now = Date.now();
+    await Check.insertMany(Array.from({ length: 150 }, (_, i) => ({
+      _id: randomUUID(), projectId: built.project._id, badgeKey: randomUUID(), created: new Date(now + i), name: `job-${String(i).padStart(3, '0')}`,
+      status: i % 3 === 0 ? 'down' : i % 3 === 1 ? 'paused' : 'new', tags: i % 2 ? 'a.b x' : 'ab',
+    })));
+    const first = namesOf((await agent.get(base).query({ sort: 'down' })).text);
+    const second = namesOf((await agent.get(base).query({ sort: 'down', page: 2 })).text);
+    expect(first.slice(0, 2)).to.deep.equal(['job-000', 'job-003']);
+    expect(first[50]).to.equal('job-002');
+    expect(second[0]).to.equal('job-001');
+    expect(second.at(-1)).to.equal('job-148');
+    expect(new Set([...first, ...second]).size).to.equal(150);
+    expect((await agent.get(base).query({ tag: 'a.b' })).text).to.contain('of 75 (150 in the project)');
+    expect((await agent.get(base).query({ tag: 'a' })).text).to.contain('No check matches.');
+    expect((await agent.get(base).query({ tag: 'ab x' })).text).to.contain('No check matches.');
+    expect((await agent.get(base).query({ q: 'job-1.' })).text).to.contain('No check matches.');
+    const page = (await agent.get(base)).text;
+    expect(page).to.match(/class="chip status-down" href="[^"]*\?tag=ab"/).and.match(/class="chip status-down" href="[^"]*\?tag=x"/);
   });
 
   it('pages 100 at a time with counts', async () => {
