@@ -18,6 +18,7 @@ import type { AppDeps } from '../deps.js';
 import * as checks from '../services/checks.js';
 import { accessOf, projectAccess } from './guard.js';
 import { render } from './render.js';
+import { shortDuration } from './times.js';
 import { fieldOf } from './forms.js';
 import { LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf } from './list-query.js';
 import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find.js';
@@ -30,10 +31,10 @@ const MAX_LIVE_IDS = PER_PAGE;
 
 /**
  * What checks.json says of a row, named by `id` (its UUID, or its `unique_key` for a wall: wall-checks.ts): only fields
- * that change with pings, none with the clock, so its ETag is stable.
+ * that change with pings, none with the clock, so its ETag is stable; `last_duration` as the row shows it.
  */
 function liveOf(row: Row, id: string): Record<string, unknown> {
-  return { id, status: shownStatusOf(row), running: row.running, last_ping: row.lastPing?.toISOString() ?? null, last_duration_ms: row.lastDurationMs };
+  return { id, status: shownStatusOf(row), running: row.running, last_ping: row.lastPing?.toISOString() ?? null, last_duration_ms: row.lastDurationMs, last_duration: row.lastDurationMs ? shortDuration(row.lastDurationMs) : '' };
 }
 
 /** The list URL to come back to: the `back` field (the list's `?…` query) when it parses, else the plain list. */

@@ -1,7 +1,7 @@
 // Progressive enhancement of the checks list and of every project page; each works without this script.
 // - every project page: the tab title ("2 down · …") and the favicon follow the project's down count live
 //   (GET <project>/checks.json, with its ETag: 304 while nothing changed);
-// - checks list: the shown rows' status, running mark and last ping follow live; relative times are re-rendered every
+// - checks list: the shown rows' status, running mark, last ping and last duration follow live; relative times are re-rendered every
 //   tick; integration toggles and Copy buttons work in place.
 // The poll runs every 2 s, every 30 s while the tab is hidden.
 
@@ -36,6 +36,8 @@ function updateRow(row, check) {
     badge.className = `status status-${check.status}`;
   }
   row.querySelector('[data-field="running"]').hidden = !check.running;
+  const duration = row.querySelector('[data-field="last_duration"]');
+  if (duration && duration.textContent !== check.last_duration) duration.textContent = check.last_duration;
   const cell = row.querySelector('[data-field="last_ping"]');
   const time = cell.querySelector('time');
   if (check.last_ping && time?.dateTime !== check.last_ping) {

@@ -1,7 +1,7 @@
 /**
  * The checks list and status at a glance in a real browser (server/pages/check-list.ts, glance.ts, static/list.js):
- * the title and favicon turn to down live when a check gets a /fail ping; an integration switched on and off in place;
- * the list filtered by a tag chip and a status, sorted, and one check found by search among 10,000; axe finds nothing
+ * the title and favicon turn to down live when a check gets a /fail ping; a run's duration appears in its row live; an
+ * integration switched on and off in place; the list filtered by a tag chip and a status, sorted, and one check found by search among 10,000; axe finds nothing
  * serious on the list or the project list. Screenshots: docs/screenshots/checks-list.png and projects.png.
  */
 import { randomUUID } from 'node:crypto';
@@ -40,6 +40,13 @@ describe('checks list in a browser', function () {
     await page.waitForFunction(() => document.title.startsWith('1 down · Backups'), { timeout: LIVE_MS });
     await page.waitForFunction(() => document.querySelector('#favicon')?.getAttribute('href') === '/static/favicon-down.svg', { timeout: LIVE_MS });
     await page.waitForFunction((id) => document.querySelector(`tr[data-check="${id}"]`)?.getAttribute('data-status') === 'down', { timeout: LIVE_MS }, probe._id);
+
+    // A run (/start, then success) shows its duration in the row, live.
+    const duration = `tr[data-check="${probe._id}"] [data-field="last_duration"]`;
+    expect(await web.text(duration)).to.equal('');
+    expect((await fetch(`${fixture.origin}/ping/${probe._id}/start`)).status).to.equal(200);
+    expect((await fetch(`${fixture.origin}/ping/${probe._id}`)).status).to.equal(200);
+    await page.waitForFunction((sel) => / s$/.test(document.querySelector(sel)?.textContent ?? ''), { timeout: LIVE_MS }, duration);
 
     // An integration switched on, then off, in place.
     const toggle = `tr[data-check="${probe._id}"] button.toggle`;
