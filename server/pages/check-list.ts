@@ -7,7 +7,6 @@
  * moment (behaviour.md §2.3); writes go through the API's services (server/services/checks.ts), so the check store
  * makes every state change.
  */
-import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
@@ -22,7 +21,7 @@ import { shortDuration } from './times.js';
 import { fieldOf } from './forms.js';
 import { LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf } from './list-query.js';
 import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find.js';
-import { downCountOf } from './glance.js';
+import { downCountOf, sendLive } from './glance.js';
 import { checkFilterOf, checkSegment } from './wall-checks.js';
 import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
 
@@ -87,14 +86,7 @@ export function checkListRouter(deps: AppDeps): Router {
     const ids = (typeof req.query.ids === 'string' ? req.query.ids : '').split(',').slice(0, MAX_LIVE_IDS);
     const docs = ids[0] ? await Check.find({ ...checkFilterOf(res, ids), projectId: project._id }, ROW_FIELDS).lean<RowDoc[]>() : [];
     const down = await downCountOf(project._id, deps.clock());
-    const body = JSON.stringify({ down, checks: rowsOf(docs, deps.clock()).map((row) => liveOf(row, checkSegment(res, row))) });
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
-    if (req.get('if-none-match') === etag) {
-      res.status(304).end();
-      return;
-    }
-    res.type('json').send(body);
+    sendLive(req, res, { down, checks: rowsOf(docs, deps.clock()).map((row) => liveOf(row, checkSegment(res, row))) });
   });
 
   router.post('/projects/:projectId/list/:checkId/pause', projectAccess('write'), async (req, res) => {

@@ -6,7 +6,8 @@
  * A check counts as down when it is stored `down` or its deadline has passed (the deadline job flips it a moment
  * later): the live status of behaviour.md §2.3 without reading every check.
  */
-import type { RequestHandler } from 'express';
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../shared/clock.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { liveStatus } from '../../shared/domain/status.js';
@@ -39,6 +40,27 @@ export interface Glance {
   down: number;
 }
 
+/** The user's projects by name with each one's down count at `now`, and their sum. */
+export async function glanceAt(userId: string, now: Date): Promise<Glance> {
+  const projects = await Promise.all((await projectsOf(userId)).map(async ({ project }) => ({ id: project._id, name: project.name, down: await downCountOf(project._id, now) })));
+  return { projects, down: projects.reduce((sum, p) => sum + p.down, 0) };
+}
+
+/**
+ * Sends `value` as the JSON of a live poll (static/list.js) with an ETag of its bytes: a 304 with no body while
+ * nothing changed.
+ */
+export function sendLive(req: Request, res: Response, value: unknown): void {
+  const body = JSON.stringify(value);
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
+  if (req.get('if-none-match') === etag) {
+    res.status(304).end();
+    return;
+  }
+  res.type('json').send(body);
+}
+
 /**
  * Sets `res.locals.glance` for a page (GET, not checks.json) of a signed-in user: their projects by name with each
  * one's down count.
@@ -47,9 +69,7 @@ export function glanceOf(clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const user = currentUser(res);
     if (user && req.method === 'GET' && !req.path.endsWith('.json')) {
-      const now = clock();
-      const projects = await Promise.all((await projectsOf(user._id)).map(async ({ project }) => ({ id: project._id, name: project.name, down: await downCountOf(project._id, now) })));
-      res.locals.glance = { projects, down: projects.reduce((sum, p) => sum + p.down, 0) } satisfies Glance;
+      res.locals.glance = await glanceAt(user._id, clock());
     }
     next();
   };

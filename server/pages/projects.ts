@@ -15,7 +15,7 @@ import { currentUser, render } from './render.js';
 import { fieldOf } from './forms.js';
 import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { Project } from '../../shared/models/project.js';
-import { projectsWithCounts } from './glance.js';
+import { glanceAt, projectsWithCounts, sendLive } from './glance.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
@@ -36,6 +36,10 @@ export function projectsRouter(clock: Clock): Router {
     render(req, res, 'projects', { title: 'Projects', projects, roleLabels: ROLE_LABELS, error }, status);
   };
   router.get('/projects/', requireUser, (req, res) => listPage(req, res));
+  // The live title and favicon of the pages outside a project (static/list.js): the user's down count, 304 while unchanged.
+  router.get('/projects/glance.json', requireUser, async (req, res) => {
+    sendLive(req, res, { down: (await glanceAt(currentUser(res)!._id, clock())).down, checks: [] });
+  });
   // The header's project switcher without the script: its GET form names the project to open.
   router.get('/projects/go', requireUser, (req, res) => {
     const id = typeof req.query.project === 'string' ? req.query.project : '';

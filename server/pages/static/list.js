@@ -1,6 +1,7 @@
-// Progressive enhancement of the checks list and of every project page; each works without this script.
-// - every project page: the tab title ("2 down · …") and the favicon follow the project's down count live
-//   (GET <project>/checks.json, with its ETag: 304 while nothing changed);
+// Progressive enhancement of the checks list and of every signed-in page; each works without this script.
+// - every page of a signed-in user: the tab title ("2 down · …") and the favicon follow the down count live, the
+//   project's on its pages (GET <project>/checks.json), all the user's projects' elsewhere (GET /projects/glance.json),
+//   each with its ETag: 304 while nothing changed;
 // - checks list: the shown rows' status, running mark, last ping and last duration follow live; relative times are re-rendered every
 //   tick; integration toggles and Copy buttons work in place.
 // The poll runs every 2 s, every 30 s while the tab is hidden.

@@ -209,6 +209,21 @@ describe('checks list', () => {
     expect((await reader.get(base)).text).to.contain('backup').and.not.to.contain('/ping/').and.not.to.contain(built.pingKey);
   });
 
+  it('answers glance.json with the down count over the user\'s projects only, an ETag and 304 while nothing changed', async () => {
+    const { built, agent } = await setUp();
+    const check = await buildCheck(built, { name: 'up-one', status: 'up', lastPing: new Date() });
+    await buildCheck(await buildProject({ name: 'Not mine' }), { name: 'theirs', status: 'down' });
+    const first = await agent.get('/projects/glance.json');
+    expect(first.body).to.deep.equal({ down: 0, checks: [] });
+    const same = await agent.get('/projects/glance.json').set('if-none-match', first.headers.etag);
+    expect(same.status).to.equal(304);
+    await Check.updateOne({ _id: check._id }, { $set: { status: 'down', deadline: null } });
+    const changed = await agent.get('/projects/glance.json').set('if-none-match', first.headers.etag);
+    expect(changed.status).to.equal(200);
+    expect(changed.body).to.deep.equal({ down: 1, checks: [] });
+    expect((await webAgent().get('/projects/glance.json')).status).to.be.oneOf([302, 303, 401]);
+  });
+
   it('answers checks.json with an ETag, 304 while nothing changed, and the down count', async () => {
     const { built, agent, base } = await setUp();
     const check = await buildCheck(built, { name: 'up-one', status: 'up', lastPing: new Date() });

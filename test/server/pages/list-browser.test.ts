@@ -2,7 +2,7 @@
  * The checks list and status at a glance in a real browser (server/pages/check-list.ts, glance.ts, static/list.js):
  * the title and favicon turn to down live when a check gets a /fail ping; a run's duration appears in its row live; an
  * integration switched on and off in place; the list filtered by a tag chip and a status, sorted, and one check found by search among 10,000; axe finds nothing
- * serious on the list or the project list. Screenshots: docs/screenshots/checks-list.png and projects.png.
+ * serious on the list or the project list; the project list's title and favicon turn to down live too. Screenshots: docs/screenshots/checks-list.png and projects.png.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,18 @@ const SEEDED = 10_000;
 describe('checks list in a browser', function () {
   this.timeout(300_000);
   const fixture = useBrowser();
+
+  it('turns the title and favicon of a page outside the project to down live', async () => {
+    const { web } = await signInToNewProject(fixture, 'glance@example.org', 'Nightly');
+    const project = await Project.findOne({ name: 'Nightly' }).lean<ProjectDoc>();
+    const built: TestProject = { project: project!, apiKey: '', apiKeyReadonly: '', pingKey: '' };
+    const probe = await buildCheck(built, { name: 'probe', status: 'up', lastPing: new Date() });
+    await web.goto('/projects/');
+    expect(await web.page.title()).to.match(/^Projects · /);
+    expect((await fetch(`${fixture.origin}/ping/${probe._id}/fail`)).status).to.equal(200);
+    await web.page.waitForFunction(() => document.title.startsWith('1 down · Projects'), { timeout: LIVE_MS });
+    await web.page.waitForFunction(() => document.querySelector('#favicon')?.getAttribute('href') === '/static/favicon-down.svg', { timeout: LIVE_MS });
+  });
 
   it('follows a check going down in the title and favicon, toggles an integration, filters, sorts and finds one check among 10,000', async () => {
     const { web, base } = await signInToNewProject(fixture, 'list@example.org', 'Backups');
