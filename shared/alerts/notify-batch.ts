@@ -13,7 +13,7 @@ import type { NotifyPayload } from '../queues/payloads.js';
 
 const log = logger.child({ module: 'notify-batch' });
 /** The check fields an alert uses. */
-const ALERT_CHECK_FIELDS = Object.freeze({ name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
+const ALERT_CHECK_FIELDS = Object.freeze({ projectId: 1, name: 1, tags: 1, desc: 1, lastPing: 1, status: 1 } as const);
 
 /** A job's claim, with its channel and check as read alongside (null when deleted). */
 export interface Prepared {
