@@ -19,6 +19,7 @@ import { expect } from 'chai';
 import mongoose from 'mongoose';
 import type { Browser } from 'puppeteer-core';
 import { Check, type CheckDoc } from '../../../shared/models/check.js';
+import { uniqueKeyOf } from '../../../shared/domain/ids.js';
 import { seriousFindings } from '../../helpers/axe.js';
 import { launchBrowser } from '../../helpers/browser.js';
 import { WebPage } from '../../helpers/pages.js';
@@ -241,12 +242,14 @@ describe('web app from npm start, in a browser, as a new user', function () {
     await wall.fill('#key', key);
     await wall.submit('form.wall button[type=submit]');
     expect(wall.path()).to.equal(base);
-    expect(await wall.page.$$eval('#checks tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-check')).sort())).to.deep.equal([backup.id, invoices.id].sort());
+    expect(await wall.page.$$eval('#checks tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-check')).sort())).to.deep.equal([backup.id, invoices.id].map(uniqueKeyOf).sort());
     // Its only form leaves the wall (the browser's own session); nothing posts to the project.
     expect(await wall.page.$$eval('form[method="post"]', (forms) => forms.map((f) => f.getAttribute('action')))).to.deep.equal(['/wall/leave']);
     const controls = 'form[method="post"]:not([action="/wall/leave"]), button.toggle, .ping-url, a[href$="/edit/"], a[href$="/new/"], a[href$="/delete/"]';
     expect(await wall.page.$$(controls)).to.have.length(0);
-    await wall.submit(`#checks a[href="${invoices.path}"]`);
+    // The wall names checks by their unique_key, never by UUID (the UUID is a ping credential).
+    expect(await wall.page.content()).not.to.include(invoices.id);
+    await wall.submit(`#checks a[href="${invoices.path.replace(invoices.id, uniqueKeyOf(invoices.id))}"]`);
     expect(await wall.text('h1')).to.equal('invoices');
     expect(await wall.page.$$(`${controls}, main form, main button, #ping-url`)).to.have.length(0);
 
