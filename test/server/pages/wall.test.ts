@@ -38,7 +38,7 @@ describe('wall display', () => {
       const list = await agent.get(base);
       expect(list.status).to.equal(200);
       expect(list.text).to.contain('backup').and.contain('Wall display: read-only').and.contain('Leave the wall display');
-      expect(list.text).not.to.contain('New check').and.not.to.contain('/integrations/').and.not.to.contain('/members/').and.not.to.contain('/settings/');
+      expect(list.text).not.to.contain('New check').and.not.to.contain('/integrations/').and.not.to.contain('/members/').and.not.to.contain('/settings/').and.not.to.contain('/timeline/');
       const page = await agent.get(`${base}checks/${uniqueKeyOf(checkId)}/`);
       expect(page.status).to.equal(200);
       expect(page.text).to.contain('backup').and.not.to.contain('/ping/').and.not.to.contain(built.pingKey).and.not.to.contain('edit/');
