@@ -89,8 +89,11 @@ export function checkPageRouter(deps: AppDeps): Router {
     res.locals.checkTz = check.tz;
     const { rows, cursor } = await eventsSince(check, project.pingLogLimit, parseLiveCursor(req.query), PAGE_PINGS);
     const html = rows.length ? renderFragment(req, res, 'check-event-rows', { rows, checkPath: pathOf(res, check) }) : '';
-    const state = await checkState(check, timesOf(req, res));
-    res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.status, state: state.words });
+    const times = timesOf(req, res);
+    const state = await checkState(check, times);
+    // The page's facts that pings change, as the page shows them.
+    const facts = { last_ping: check.lastPing ? times.exact(check.lastPing) : 'never', n_pings: String(check.nPings) };
+    res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.status, state: state.words, facts });
   });
 
   router.get(`${ONE}pings/:n/`, projectAccess('read'), async (req, res) => {

@@ -1,5 +1,6 @@
 // Live events on a check's page (server/pages/check-page.ts): polls <check>/events?since=<ping n>&after=<ms> and puts
-// the new rows (HTML the server rendered and escaped) on top of the list, and the state in words in the heading.
+// the new rows (HTML the server rendered and escaped) on top of the list, the state in words in the heading, and the
+// facts pings change (Last ping, Pings).
 // Every 2 s while the tab is visible, every 30 s while it is hidden. Without this script the page shows the same
 // events on reload.
 
@@ -31,6 +32,10 @@ function setupLiveEvents(table) {
       document.querySelector('#no-events')?.remove();
     }
     if (state) state.textContent = data.state;
+    for (const [id, text] of [['last-ping', data.facts.last_ping], ['n-pings', data.facts.n_pings]]) {
+      const fact = document.getElementById(id);
+      if (fact && fact.textContent !== text) fact.textContent = text;
+    }
     if (status && status.textContent !== data.status) {
       status.textContent = data.status;
       status.className = `status status-${data.status}`;

@@ -149,7 +149,9 @@ describe('the check page: events', () => {
     const live = /data-events="([^"]+)"/.exec(page)?.[1].replaceAll('&amp;', '&');
     expect(live).to.equal(`${one}events?since=2&after=${at(1).getTime()}`);
     const none = (await agent.get(live!)).body;
-    expect(none).to.deep.equal({ html: '', next: `since=2&after=${at(1).getTime()}`, status: 'up', state: 'up, last ping 4 minutes ago' });
+    expect(none).to.deep.equal({ html: '', next: `since=2&after=${at(1).getTime()}`, status: 'up', state: 'up, last ping 4 minutes ago',
+      facts: { last_ping: `${at(2).toISOString().slice(0, 19).replace('T', ' ')} UTC`, n_pings: '2' },
+    });
     await Check.updateOne({ _id: check._id }, { $set: { nPings: 3 } });
     await Ping.create(pingOf(check._id, 3, { kind: 'start', created: at(200) }));
     const news = (await agent.get(`${one}events?since=2&after=0`)).body;

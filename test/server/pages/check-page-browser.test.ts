@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Project, type ProjectDoc } from '../../../shared/models/project.js';
+import { Check, type CheckDoc } from '../../../shared/models/check.js';
 import { buildCheck } from '../../helpers/factories.js';
 import { seriousFindings } from '../../helpers/axe.js';
 import { signInToNewProject, useBrowser, type WebPage } from '../../helpers/pages.js';
@@ -49,6 +50,10 @@ describe("a check's story in a browser", function () {
     await ping('');
     expect(await liveText(web, '#ping-3 .duration')).to.match(/^after \d+(\.\d+)? s$/);
     expect(await web.page.$$eval('#events-rows tr[id]', (rows) => rows.map((row) => row.id))).to.deep.equal(['ping-3', 'ping-2', 'ping-1']);
+    // The facts pings change follow too: the count, and the last ping's exact time.
+    await web.page.waitForFunction(() => document.querySelector('#n-pings')?.textContent === '3', { timeout: 15_000 });
+    const lastPing = (await Check.findById(check._id).lean<CheckDoc>())!.lastPing!;
+    expect(await web.text('#last-ping')).to.equal(`${lastPing.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
     // The first ping's flip (new → up) comes live too, once the web process has recorded it.
     expect(await liveText(web, '#events-rows tr.event-flip .status')).to.equal('new → up');
     expect(await seriousFindings(web.page), 'axe on the check page').to.deep.equal([]);
