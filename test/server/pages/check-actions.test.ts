@@ -43,7 +43,7 @@ describe('check actions in the browser', () => {
     expect(ping).to.include({ n: 1, kind: 'success', scheme: 'http', method: 'POST', ua: `hc-monitor web app (${user.email})` });
     expect(ping?.remoteAddr).to.match(/^(127\.0\.0\.1|::1)$/);
     const page = await agent.get(one);
-    expect(page.text).to.contain('Ping sent').and.contain('<dt>Pings</dt><dd>1</dd>');
+    expect(page.text).to.contain('Ping sent').and.contain('<dt>Pings</dt><dd id="n-pings">1</dd>');
   });
 
   it('refuses every action without the CSRF token, and to a read-only member', async () => {
