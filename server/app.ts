@@ -21,6 +21,8 @@ import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
 import { pagesRouter } from './pages/index.js';
+import { webOptionsOf } from './pages/options.js';
+import { statusRouter } from './status/routes.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
 import type { AppDeps } from './deps.js';
@@ -67,6 +69,8 @@ export function createApp(deps: AppDeps): Express {
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
   app.set('case sensitive routing', true);
   const ops = deps.ops ?? config.ops;
+  // First: public status pages take the crowds, answered from a cache (server/status/routes.ts).
+  app.use(statusRouter(deps, deps.web ?? webOptionsOf()));
 
   const api = apiRouter(deps);
   for (const version of API_VERSIONS) {

@@ -16,7 +16,7 @@ import { config } from '../shared/config.js';
 import { logger } from '../shared/logger.js';
 import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
-import { closeQueues, openQueues } from '../shared/queues/index.js';
+import { closeQueues, openQueues, queueList } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
 import { trackQueueDepths } from '../shared/metrics.js';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl, 'web');
   await waitForRedis(redis);
   const queues = openQueues(redis);
-  reportRedisOutages(redis, log, Object.values(queues));
+  reportRedisOutages(redis, log, queueList(queues));
   const depths = trackQueueDepths(redis);
   const journalRedis = await openJournalConnection(redis);
   const journal = await openPingJournal(journalRedis, { clock: systemClock, queues });

@@ -8,7 +8,7 @@ import { config } from '../shared/config.js';
 import { logger } from '../shared/logger.js';
 import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
-import { closeQueues, openQueues } from '../shared/queues/index.js';
+import { closeQueues, openQueues, queueList } from '../shared/queues/index.js';
 import { onShutdown, waitForRedis } from '../shared/lifecycle.js';
 import { startWorkerMetrics } from '../shared/metrics-listener.js';
 import { reportRedisOutages } from '../shared/redis-outages.js';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const connection = createRedis(config.redisUrl, 'worker');
   await waitForRedis(connection);
   const queues = openQueues(connection);
-  reportRedisOutages(connection, log, Object.values(queues));
+  reportRedisOutages(connection, log, queueList(queues));
   const running = await startWorkers({ connection, queues, clock: systemClock, settings: config });
   const metrics = await startWorkerMetrics(connection, config.ops);
   onShutdown(async () => {

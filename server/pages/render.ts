@@ -51,6 +51,14 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
 
+/**
+ * `views/<view>.eta` with `data` and the site's name and root only: a document that is the same for every visitor (a public status page and its
+ * feeds, server/status/render.ts), so it can be cached.
+ */
+export function renderShared(view: string, data: Record<string, unknown>): string {
+  return eta.render(view, { siteName: config.siteName, baseUrl: config.baseUrl, ...data });
+}
+
 /** The request's `it.times`: in the zone `?tz=` chose or the signed-in user's, relative to the app clock's present (`res.locals.now`). */
 export function timesOf(req: Request, res: Response): PageTimes {
   return pageTimes(zoneOfRequest(req, res, currentUser(res)?.tz).zone, (res.locals.now as Date | undefined) ?? new Date());

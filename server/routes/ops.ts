@@ -6,9 +6,8 @@ import { Router } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Queue } from 'bullmq';
 import type { OpsConfig } from '../../shared/config-ops.js';
-import type { Queues } from '../../shared/queues/index.js';
+import { queueList, type Queues } from '../../shared/queues/index.js';
 import { metricsText } from '../../shared/metrics.js';
 import { requireOperator } from '../middleware/operator.js';
 
@@ -29,7 +28,7 @@ export function opsRouter(ops: OpsConfig, queues: Queues): Router {
   if (ops.admin) {
     const board = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
-      queues: Object.values(queues).map((queue: Queue) => new BullMQAdapter(queue)),
+      queues: queueList(queues).map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
     // @bull-board/express types getRouter() as `any`; it is an express Router.

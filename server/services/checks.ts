@@ -12,6 +12,7 @@ import { deadlineOf } from '../../shared/domain/status.js';
 import { downRuleFields, wakeAt } from '../../shared/domain/timer-rules.js';
 import { changeCheck, changeChecks, owedFlip } from '../../shared/checks/store.js';
 import { completeOwed } from '../../shared/alerts/outbox.js';
+import { announceChanges } from '../../shared/status-pages/changes.js';
 import { config } from '../../shared/config.js';
 import { scheduleDeadlines } from '../../shared/deadlines/schedule.js';
 import type { Queues } from '../../shared/queues/index.js';
@@ -155,6 +156,11 @@ export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
   return done;
 }
 
+/** Tells the status pages (shared/status-pages/changes.ts) that a check left its project; a lost word only delays it. */
+async function announceGone(deps: CheckDeps, checkId: string): Promise<void> {
+  await announceChanges(deps.queues.redis, [{ kind: 'check', id: checkId }]).catch((err: unknown) => log.warn({ err, checkId }, 'cannot tell status pages'));
+}
+
 /**
  * Deletes a check with its pings, flips and notifications (§3.6 Delete); returns it as it was. Checks holding an alert because it was down are
  * released (docs/alerting-rules.md, `depends_on`): a deleted parent is not down.
@@ -165,6 +171,7 @@ export async function deleteCheck(deps: CheckDeps, check: CheckDoc): Promise<Che
   if (!deleted) throw notFound();
   const byCheck = { checkId: check._id };
   await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
+  await announceGone(deps, check._id);
   const now = deps.clock();
   const held = await heldDependantsOf([check._id]);
   const released = await releaseHeld([], held.map((c) => c._id), now);
@@ -187,6 +194,7 @@ export async function transferCheck(deps: CheckDeps, check: CheckDoc, target: Pr
   }
   const done = await changeCheck(check, () => ({ change: { set: { projectId: target._id, channels: [], dependsOn: null } }, result: null }));
   if (!done) throw notFound();
+  await announceGone(deps, check._id);
   const dependants = await Check.find({ projectId: check.projectId, dependsOn: check._id }, { desc: 0 }).lean<CheckDoc[]>();
   await changeChecks(dependants, (current) => {
     const rest = (current.dependsOn ?? []).filter((id) => id !== check._id);

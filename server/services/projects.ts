@@ -1,4 +1,4 @@
-/** Deleting a project from the web app: its checks with their pings, flips and notifications, channels, people, keys. */
+/** Deleting a project from the web app: its checks with their pings, flips and notifications, channels, people, keys, status pages. */
 import { Project } from '../../shared/models/project.js';
 import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
@@ -8,6 +8,8 @@ import { Channel } from '../../shared/models/channel.js';
 import { Membership } from '../../shared/models/membership.js';
 import { Invitation } from '../../shared/models/invitation.js';
 import { ApiKey } from '../../shared/models/api-key.js';
+import { StatusPage } from '../../shared/models/status-page.js';
+import { Incident } from '../../shared/models/incident.js';
 
 /** Most characters of a project name. */
 export const MAX_PROJECT_NAME = 100;
@@ -20,13 +22,15 @@ export async function deleteProject(projectId: string): Promise<void> {
   await Project.deleteOne({ _id: projectId });
   const checkIds = (await Check.find({ projectId }, { _id: 1 }).lean<{ _id: string }[]>()).map((c) => c._id);
   const byCheck = { checkId: { $in: checkIds } };
-  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck)]);
+  const pageIds = (await StatusPage.find({ projectId }, { _id: 1 }).lean<{ _id: string }[]>()).map((p) => p._id);
+  await Promise.all([Ping.deleteMany(byCheck), Flip.deleteMany(byCheck), Notification.deleteMany(byCheck), Incident.deleteMany({ pageId: { $in: pageIds } })]);
   await Promise.all([
     Check.deleteMany({ projectId }),
     Channel.deleteMany({ projectId }),
     Membership.deleteMany({ projectId }),
     Invitation.deleteMany({ projectId }),
     ApiKey.deleteMany({ projectId }),
+    StatusPage.deleteMany({ projectId }),
   ]);
 }
 

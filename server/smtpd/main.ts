@@ -3,7 +3,7 @@ import { config } from '../../shared/config.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
 import { createRedis } from '../../shared/queues/connections.js';
-import { closeQueues, openQueues } from '../../shared/queues/index.js';
+import { closeQueues, openQueues, queueList } from '../../shared/queues/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { logger } from '../../shared/logger.js';
 import { onShutdown } from '../../shared/lifecycle.js';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   // catches up on deadlines and flips that could not be queued.
   const redis = createRedis(config.redisUrl, 'web');
   const queues = openQueues(redis);
-  reportRedisOutages(redis, log, Object.values(queues));
+  reportRedisOutages(redis, log, queueList(queues));
   const smtpd = await startSmtpd({
     port: config.smtpPort,
     host: config.smtpHost,

@@ -31,6 +31,7 @@ import { pullOwed } from '../checks/store.js';
 import { crashPoint } from '../crash.js';
 import { HELD_ERROR, heldByParents, markHeld, releaseHeld } from './dependencies.js';
 import { heldByMaintenance, oweAfterMaintenance } from './maintenance-hold.js';
+import { announceChanges } from '../status-pages/changes.js';
 
 /** The check fields completing an entry reads. */
 export type OwingCheck = Pick<CheckDoc, '_id' | 'projectId' | 'channels' | 'status' | 'tags' | 'dependsOn' | 'held'>;
@@ -44,7 +45,7 @@ export interface OwedFlip {
 /** What completing needs: the notify queue and its retry settings (`backoffMs` in milliseconds). */
 export interface OutboxDeps {
   /** `deadlines` moves the job of a check held down by maintenance to the window's end (else the sweep does). */
-  queues: Pick<Queues, 'notify'> & Partial<Pick<Queues, 'deadlines'>>;
+  queues: Pick<Queues, 'notify' | 'redis'> & Partial<Pick<Queues, 'deadlines'>>;
   notify: Pick<NotifyConfig, 'attempts' | 'backoffMs'>;
 }
 
@@ -123,6 +124,8 @@ export async function fanOut(deps: OutboxDeps, owed: readonly OwedFlip[], now: D
   }));
   await Promise.all([insertNew(Flip, flips), jobs.length > 0 && deps.queues.notify.addBulk(jobs)]);
   crashPoint('flip-inserted');
+  // Status pages showing these checks are out of date (shared/status-pages/changes.ts).
+  await announceChanges(deps.queues.redis, flips.map((f) => ({ kind: 'check', id: f.checkId })));
   const heldDown = new Map(alerting.filter(({ entry }) => entry.newStatus === 'down' && inMaintenance.has(String(entry._id))).map(({ check, entry }) => [check._id, inMaintenance.get(String(entry._id))!]));
   await oweAfterMaintenance(deps.queues.deadlines, heldDown);
   const released = await releaseHeld(owed, holding, now);

@@ -11,3 +11,5 @@ export * from './invitation.js';
 export * from './api-key.js';
 export * from './account-token.js';
 export * from './report.js';
+export * from './status-page.js';
+export * from './incident.js';

@@ -44,7 +44,7 @@ export interface PingItem {
 /** Clock and queues of the process applying pings. */
 export interface PingDeps {
   clock: Clock;
-  queues: Pick<Queues, 'deadlines' | 'notify'>;
+  queues: Pick<Queues, 'deadlines' | 'notify' | 'redis'>;
 }
 
 /** What one check's write did: its pings (new and already counted), the flips they owe, and its job's due moment before them (null when unknown). */

@@ -9,6 +9,13 @@ import type { DeadlinePayload, NotifyPayload } from './payloads.js';
 export interface Queues {
   deadlines: Queue<DeadlinePayload>;
   notify: Queue<NotifyPayload>;
+  /** The connection they were opened on, for the service's own keys (shared/status-pages/changes.ts). */
+  redis: Redis;
+}
+
+/** The BullMQ queues of `queues`, for what handles each one (closing, outage reports, the dashboard). */
+export function queueList(queues: Queues): Queue[] {
+  return [queues.deadlines, queues.notify];
 }
 
 /** Connection and key prefix (QUEUE_PREFIX unless a tool runs under its own) of a BullMQ queue or worker. */
@@ -29,10 +36,11 @@ export function openQueues(connection: Redis, prefix?: string): Queues {
   return {
     deadlines: new Queue<DeadlinePayload>(QueueName.Deadlines, bullOptions(connection, prefix)),
     notify: new Queue<NotifyPayload>(QueueName.Notify, bullOptions(connection, prefix)),
+    redis: connection,
   };
 }
 
 /** Closes every queue handle (not the connection). */
 export async function closeQueues(queues: Queues): Promise<void> {
-  await Promise.all(Object.values(queues).map((q: Queue) => q.close()));
+  await Promise.all(queueList(queues).map((q) => q.close()));
 }
