@@ -10,6 +10,7 @@ import { OVERALL_LABELS, STATE_LABELS, type DayUptime } from '../../shared/domai
 import { INCIDENT_STAGES, type IncidentDoc } from '../../shared/models/incident.js';
 import { exactTime, shortDuration } from '../pages/times.js';
 import { renderShared } from '../pages/render.js';
+import { bytesOf } from '../pages/ping-text.js';
 import type { CachedPage, Output } from './cache.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -39,7 +40,8 @@ export function outputOf(cached: CachedPage, format: Format, baseUrl: string): O
 export function logoOf(cached: CachedPage): Output | null {
   const { logo } = cached.page;
   if (!logo) return null;
-  const body = Buffer.from(logo.data);
+  // The cache reads the page lean: the bytes arrive as the driver's Binary, which Buffer.from would turn into nothing.
+  const body = bytesOf(logo.data);
   return { body, gzip: body, etag: `"${logo.hash}"`, type: logo.type };
 }
 
