@@ -48,6 +48,8 @@ export class StatusCache {
   private timer: NodeJS.Timeout | null = null;
   /** Counts invalidations: a computation that saw one begin meanwhile is served once, not kept. */
   private epoch = 0;
+  /** Counts the stream's reads that changed a page (or lost track): a list of pages made before the count moved is stale. */
+  private pageChanges = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -71,6 +73,12 @@ export class StatusCache {
     const value = await computation;
     this.entries.set(slug, { value, expires: this.epoch === started ? Date.now() + MAX_AGE_MS : 0 });
     return value;
+  }
+
+  /** How many times pages have changed since this cache began following the stream; it starts following first, as {@link get} does. */
+  async pagesChanged(): Promise<number> {
+    await this.follow().catch((err: unknown) => log.warn({ err }, 'cannot follow status page changes'));
+    return this.pageChanges;
   }
 
   /** Stops following the stream. */
@@ -97,8 +105,9 @@ export class StatusCache {
           changesSince(this.redis, cursor)
             .then((read) => {
               cursor = read.cursor;
-              if (read.reset) return this.invalidate(() => true);
               const pages = new Set(read.changes.filter((c) => c.kind === 'page').map((c) => c.id));
+              if (read.reset || pages.size > 0) this.pageChanges++;
+              if (read.reset) return this.invalidate(() => true);
               const checks = read.changes.filter((c) => c.kind === 'check').map((c) => c.id);
               if (pages.size + checks.length === 0) return;
               // A new page or a changed slug may answer a slug remembered as unknown: those go too.

@@ -39,11 +39,13 @@ function sendPage(res: Response, status: number, view: string, data: Record<stri
 export function statusRouter(deps: AppDeps, options: WebOptions, cache = new StatusCache(deps.redis, deps.clock)): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const access = new StatusAccess(deps.redis, options);
-  let listed: { at: number; pages: unknown[] } | null = null;
+  let listed: { at: number; changes: number; pages: unknown[] } | null = null;
 
   router.get('/status/', async (_req, res) => {
-    if (!listed || Date.now() - listed.at > MAX_AGE_MS) {
-      listed = { at: Date.now(), pages: await StatusPage.find({ published: true, visibility: 'public' }, { slug: 1, title: 1, description: 1 }).sort({ title: 1 }).limit(1000).lean() };
+    // A page edit (a new title, made unlisted) shows at once, as on the page itself.
+    const changes = await cache.pagesChanged();
+    if (!listed || listed.changes !== changes || Date.now() - listed.at > MAX_AGE_MS) {
+      listed = { at: Date.now(), changes, pages: await StatusPage.find({ published: true, visibility: 'public' }, { slug: 1, title: 1, description: 1 }).sort({ title: 1 }).limit(1000).lean() };
     }
     res.set('Cache-Control', PUBLIC_CACHE);
     sendPage(res, 200, 'status-index', { pages: listed.pages });

@@ -4,6 +4,10 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { StatusPage } from '../../../shared/models/status-page.js';
+import { announceChanges } from '../../../shared/status-pages/changes.js';
+import { testContext } from '../../helpers/hooks.js';
+import { waitFor } from '../../helpers/poll.js';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildIncident, buildStatusPage, daysAgo, expectWellFormedXml, NASTY, visitor } from './support.js';
 
@@ -84,5 +88,24 @@ describe('a status page\u2019s feeds and headers', () => {
     expect(zipped.headers['content-encoding']).to.equal('gzip');
     expect(zipped.headers.vary).to.contain('Accept-Encoding');
     expect(zipped.body).to.deep.equal(plain.body);
+  });
+
+  it('tells search engines not to index any answer of an unlisted page', async () => {
+    await buildStatusPage(project, {}, { visibility: 'unlisted' });
+    for (const path of ['', 'status.json', 'feed.atom', 'badge.svg']) {
+      const res = await visitor().get(`/status/acme/${path}`);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers['x-robots-tag'], path).to.equal('noindex');
+    }
+  });
+
+  it('drops a page from /status/ within a few seconds once it is made unlisted', async () => {
+    const page = await buildStatusPage(project, {}, { title: 'Soon hidden' });
+    const agent = visitor();
+    expect((await agent.get('/status/')).text).to.contain('Soon hidden');
+    await StatusPage.updateOne({ _id: page._id }, { $set: { visibility: 'unlisted' }, $inc: { rev: 1 } });
+    // As the owners' editor does after a save.
+    await announceChanges(testContext().redis, [{ kind: 'page', id: page._id }]);
+    await waitFor('the page off the list', async () => !(await agent.get('/status/')).text.includes('Soon hidden'), 5_000);
   });
 });
