@@ -3,6 +3,7 @@
  * password, the rate limit, the feeds refused without the visit's cookie, and a new password ending old visits.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
 import type supertest from 'supertest';
 import { StatusPage, type StatusPageDoc } from '../../../shared/models/status-page.js';
@@ -95,5 +96,14 @@ describe('a password-protected status page', () => {
     expect(garbled.text).to.contain('Wrong password');
     const large = await visitor().post('/status/acme/').type('form').send(`password=${'x'.repeat(8192)}`);
     expect(large.status).to.equal(413);
+  });
+
+  it("does not open another page with the same password with one page's cookie", async () => {
+    const first = await protectedPage();
+    await StatusPage.create({ ...first, _id: randomUUID(), slug: 'other', title: 'Other' });
+    const granted = await sendPassword(visitor(), SECRET);
+    const cookie = String((granted.headers['set-cookie'] as unknown as string[])[0]).split(';')[0];
+    expect((await visitor().get('/status/other/').set('Cookie', cookie)).status).to.equal(403);
+    expect((await visitor().get('/status/acme/').set('Cookie', cookie)).status).to.equal(200);
   });
 });

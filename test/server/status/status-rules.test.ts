@@ -103,4 +103,26 @@ describe('what a status page says', () => {
     expect(body.incidents[0].updates.map((u) => u.status)).to.deep.equal(['resolved', 'investigating']);
     expect(new Date(body.generated).getTime()).to.be.at.most(Date.now());
   });
+
+  it("counts the bar's days in the page's zone: a spell at 03:00 UTC falls on the day before in New York", async () => {
+    const check = await buildCheck(project, { status: 'up', created: daysAgo(200, NOW) });
+    const down = new Date('2026-11-18T03:00:00Z');
+    await Flip.create({ checkId: check._id, created: down, recorded: down, oldStatus: 'up', newStatus: 'down' });
+    await Flip.create({ checkId: check._id, created: new Date(down.getTime() + HOUR_MS), recorded: down, oldStatus: 'down', newStatus: 'up' });
+    await buildStatusPage(project, { Jobs: [[check, 'Import']] }, { tz: 'America/New_York' });
+    const body = jsonOf(await visitor(() => NOW).get('/status/acme/status.json')) as unknown as StatusJson;
+    const { days } = body.sections[0].components[0];
+    expect(days.at(-1)?.date).to.equal('2026-11-28');
+    expect(days.filter((d) => d.downtimes > 0).map((d) => [d.date, d.down_seconds])).to.deep.equal([['2026-11-17', 3600]]);
+  });
+
+  it('leaves out a component whose check belongs to another project', async () => {
+    const other = await buildProject({ name: 'someone else' });
+    const mine = await buildCheck(project, { status: 'up' });
+    const theirs = await buildCheck(other, { status: 'down' });
+    await buildStatusPage(project, { Jobs: [[mine, 'Import'], [theirs, 'Not ours']] });
+    const body = jsonOf(await visitor().get('/status/acme/status.json')) as unknown as StatusJson;
+    expect(body.sections[0].components.map((c) => c.name)).to.deep.equal(['Import']);
+    expect(body.status.indicator).to.equal('operational');
+  });
 });
