@@ -30,9 +30,9 @@ function sendOutput(req: Request, res: Response, output: Output, cacheControl: s
   res.type(output.type).send(gzip ? output.gzip : output.body);
 }
 
-/** Sends a page the same for everyone that is not cached (the password form, a missing page). */
-function sendPage(res: Response, status: number, view: string, data: Record<string, unknown>): void {
-  res.status(status).set(PAGE_HEADERS).type('html').send(renderShared(view, data));
+/** Sends a page the same for everyone, not cached unless `cacheControl` says (the password form, a missing page, the list). */
+function sendPage(res: Response, status: number, view: string, data: Record<string, unknown>, cacheControl = PAGE_HEADERS['Cache-Control']): void {
+  res.status(status).set(PAGE_HEADERS).set('Cache-Control', cacheControl).type('html').send(renderShared(view, data));
 }
 
 /** The status pages' routes: mounted before everything else, as they take the crowds. */
@@ -47,8 +47,7 @@ export function statusRouter(deps: AppDeps, options: WebOptions, cache = new Sta
     if (!listed || listed.changes !== changes || Date.now() - listed.at > MAX_AGE_MS) {
       listed = { at: Date.now(), changes, pages: await StatusPage.find({ published: true, visibility: 'public' }, { slug: 1, title: 1, description: 1 }).sort({ title: 1 }).limit(1000).lean() };
     }
-    res.set('Cache-Control', PUBLIC_CACHE);
-    sendPage(res, 200, 'status-index', { pages: listed.pages });
+    sendPage(res, 200, 'status-index', { pages: listed.pages }, PUBLIC_CACHE);
   });
 
   /** The cached page at the path's slug, or a 404 answered in the format asked for. */

@@ -67,6 +67,13 @@ describe('a status page\u2019s feeds and headers', () => {
     }
   });
 
+  it('lets shared caches keep the list of public pages at /status/ too', async () => {
+    await buildStatusPage(project);
+    const res = await visitor().get('/status/');
+    expect(res.status).to.equal(200);
+    expect(res.headers['cache-control']).to.match(/^public\b/);
+  });
+
   it('lists a public page at /status/ but not an unlisted one, which says noindex', async () => {
     await buildStatusPage(project, {}, { title: 'Listed one' });
     await buildStatusPage(project, {}, { _id: randomUUID(), slug: 'hidden', title: 'Unlisted one', visibility: 'unlisted' });
