@@ -5,6 +5,8 @@
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';
+import mongoose from 'mongoose';
+import type { CheckDoc } from '../../../shared/models/check.js';
 import { StatusPage } from '../../../shared/models/status-page.js';
 import { announceChanges } from '../../../shared/status-pages/changes.js';
 import { buildCheck, buildProject, http, type TestProject } from '../../helpers/factories.js';
@@ -102,5 +104,23 @@ describe('a cached status page following its checks', () => {
     await announceChanges(testContext().redis, [{ kind: 'page', id: page._id }]);
     await waitFor('the page gone', async () => (await agent.get('/status/acme/status.json')).status === 404, SHOWS_WITHIN_MS);
     expect((await agent.get('/status/acme/')).text).to.contain('No such status page');
+  });
+
+  it('answers 20 visitors of a cold 50-component page from one computation in a fixed number of queries, then from memory', async () => {
+    const checks = await Promise.all(Array.from({ length: 50 }, () => buildCheck(project, { status: 'up' })));
+    await buildStatusPage(project, { Jobs: checks.map((c, n): [CheckDoc, string] => [c, `Job ${n}`]) });
+    const agent = visitor();
+    const queries: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => void queries.push(`${collection}.${method}`));
+    try {
+      const cold = await Promise.all(Array.from({ length: 20 }, () => agent.get('/status/acme/status.json')));
+      expect(cold.map((r) => r.status)).to.deep.equal(Array(20).fill(200));
+      expect(queries.sort()).to.deep.equal(['checks.find', 'flips.find', 'incidents.find', 'maintenance.find', 'statuspages.findOne']);
+      queries.length = 0;
+      for (const path of ['', 'status.json', 'feed.atom', 'badge.svg']) expect((await agent.get(`/status/acme/${path}`)).status).to.equal(200);
+      expect(queries).to.deep.equal([]);
+    } finally {
+      mongoose.set('debug', false);
+    }
   });
 });
