@@ -67,6 +67,21 @@ describe('a status page\u2019s feeds and headers', () => {
     }
   });
 
+  it("lets other sites' scripts read a public page's JSON, feed and badge, but not a password page's", async () => {
+    await buildStatusPage(project);
+    for (const path of ['status.json', 'feed.atom', 'badge.svg']) expect((await visitor().get(`/status/acme/${path}`)).headers['access-control-allow-origin'], path).to.equal('*');
+    expect((await visitor().get('/status/acme/')).headers['access-control-allow-origin']).to.equal(undefined);
+    await StatusPage.updateOne({}, { $set: { visibility: 'password', passwordHash: 'none' } });
+    expect((await visitor().get('/status/acme/status.json')).headers['access-control-allow-origin']).to.equal(undefined);
+  });
+
+  it('redirects a page address without its final slash to the page', async () => {
+    await buildStatusPage(project);
+    const res = await visitor().get('/status/acme');
+    expect(res.status).to.equal(301);
+    expect(res.headers.location).to.equal('/status/acme/');
+  });
+
   it('lets shared caches keep the list of public pages at /status/ too', async () => {
     await buildStatusPage(project);
     const res = await visitor().get('/status/');

@@ -89,6 +89,15 @@ describe('what a status page says', () => {
     expect(html.indexOf('Resolved yesterday')).to.be.below(html.indexOf('Resolved last month'));
   });
 
+  it('keeps listing an incident still open after 90 days, among the ongoing ones', async () => {
+    const page = await buildStatusPage(project);
+    await buildIncident(page, 'Long-running', daysAgo(120), ['investigating', 'monitoring']);
+    const body = jsonOf(await visitor().get('/status/acme/status.json')) as unknown as StatusJson;
+    expect(body.incidents.map((i) => [i.title, i.status, i.resolved])).to.deep.equal([['Long-running', 'monitoring', null]]);
+    const html = (await visitor().get('/status/acme/')).text;
+    expect(html.indexOf('Long-running')).to.be.within(html.indexOf('Ongoing incidents'), html.indexOf('Past incidents'));
+  });
+
   it('gives the JSON its documented fields', async () => {
     const check = await buildCheck(project, { status: 'up' });
     const page = await buildStatusPage(project, { Jobs: [[check, 'Import']] });
