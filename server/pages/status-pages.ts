@@ -5,7 +5,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
-import { StatusPage, type StatusPageDoc } from '../../shared/models/status-page.js';
+import { logoBytes, StatusPage, type StatusPageDoc } from '../../shared/models/status-page.js';
 import { AppError } from '../../shared/errors.js';
 import { CAN } from '../../shared/services/members.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -102,7 +102,7 @@ export function statusPagesRouter(deps: AppDeps): Router {
   router.get(`${ONE}logo`, projectAccess('write'), async (req, res) => {
     const { logo } = (await pageOfPath(req, res, true)) ?? {};
     if (!logo) throw new AppError(404, 'this status page has no logo');
-    res.set(PAGE_HEADERS).type(logo.type).send(Buffer.from(logo.data));
+    res.set(PAGE_HEADERS).type(logo.type).send(logoBytes(logo));
   });
   router.post(`${ONE}logo/delete`, projectAccess('write'), async (req, res) => {
     const page = await pageOfPath(req, res);

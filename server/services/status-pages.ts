@@ -72,21 +72,31 @@ export async function deleteStatusPage(redis: Redis, pageId: string): Promise<vo
   await announcePage(redis, pageId);
 }
 
-/** Opens an incident with its first update. @throws the MongoDB error. */
+/** Milliseconds a resolved incident is kept (and listed). */
+export const INCIDENT_KEEP_MS = 90 * 24 * 3600 * 1000;
+
+/** Deletes the page's incidents resolved more than {@link INCIDENT_KEEP_MS} before `now`: each incident write of a page trims it. */
+async function pruneIncidents(pageId: string, now: Date): Promise<void> {
+  await Incident.deleteMany({ pageId, resolved: { $lt: new Date(now.getTime() - INCIDENT_KEEP_MS) } });
+}
+
+/** Opens an incident with its first update, trimming the page's old ones. @throws the MongoDB error. */
 export async function createIncident(redis: Redis, pageId: string, title: string, stage: IncidentStage, text: string, now: Date): Promise<IncidentDoc> {
   const incident = { _id: randomUUID(), pageId, title, updates: [{ at: now, stage, text }], resolved: stage === 'resolved' ? now : null, created: now };
   await Incident.create(incident);
+  await pruneIncidents(pageId, now);
   await announcePage(redis, pageId);
   return incident;
 }
 
 /**
- * Adds an update: `resolved` closes the incident, any other stage reopens it.
+ * Adds an update: `resolved` closes the incident, any other stage reopens it; trims the page's old ones.
  * @throws AppError(404) when the incident was deleted meanwhile; the MongoDB error.
  */
 export async function updateIncident(redis: Redis, incident: Pick<IncidentDoc, '_id' | 'pageId'>, stage: IncidentStage, text: string, now: Date): Promise<void> {
   const done = await Incident.updateOne({ _id: incident._id }, { $push: { updates: { at: now, stage, text } }, $set: { resolved: stage === 'resolved' ? now : null } });
   if (done.matchedCount === 0) throw new AppError(404, 'no such incident: it may have been deleted');
+  await pruneIncidents(incident.pageId, now);
   await announcePage(redis, incident.pageId);
 }
 

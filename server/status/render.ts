@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { makeBadge } from 'badge-maker';
 import { OVERALL_LABELS, STATE_LABELS, type DayUptime } from '../../shared/domain/status-page.js';
 import { INCIDENT_STAGES, type IncidentDoc } from '../../shared/models/incident.js';
+import { logoBytes } from '../../shared/models/status-page.js';
 import { exactTime, shortDuration } from '../pages/times.js';
 import { renderShared } from '../pages/render.js';
 import type { CachedPage, Output } from './cache.js';
@@ -39,7 +40,7 @@ export function outputOf(cached: CachedPage, format: Format, baseUrl: string): O
 export function logoOf(cached: CachedPage): Output | null {
   const { logo } = cached.page;
   if (!logo) return null;
-  const body = Buffer.from(logo.data);
+  const body = logoBytes(logo);
   return { body, gzip: body, etag: `"${logo.hash}"`, type: logo.type };
 }
 
