@@ -11,8 +11,11 @@ async function refresh() {
     etag = res.headers.get('ETag');
     const next = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('live');
     if (next && live && next.innerHTML !== live.innerHTML) {
+      // Keep a keyboard user's place: the bar that had focus gets it back in the new content.
+      const focused = live.contains(document.activeElement) ? document.activeElement.getAttribute('aria-describedby') : null;
       live.replaceWith(next);
       live = next;
+      if (focused) next.querySelector(`[aria-describedby="${focused}"]`)?.focus();
     }
   } catch {
     // Offline for a moment: the next tick tries again.

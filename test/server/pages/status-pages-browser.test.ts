@@ -67,6 +67,12 @@ describe('public status pages in a browser', function () {
     await visitor.page.waitForFunction(() => document.querySelector('#overall')?.textContent === 'Partial outage', { timeout: LIVE_MS });
     expect(await visitor.page.$$eval('.component .state', (ss) => ss.map((s) => s.textContent))).to.deep.equal(['Operational', 'Operational', 'Outage']);
     expect(await seriousFindings(visitor.page), 'axe on the public page').to.deep.equal([]);
+    // Today's downtime of the bar: on focus with the keyboard, and on hover.
+    await visitor.page.$eval('svg[aria-describedby="tip-1-0"]', (svg) => (svg as SVGElement).focus());
+    await visitor.page.keyboard.press('End');
+    await visitor.page.waitForFunction(() => /^\d{4}-\d\d-\d\d: 1 downtime, .+ down \(/.test(document.querySelector('#tip-1-0')?.textContent ?? ''), { timeout: LIVE_MS });
+    await visitor.page.hover('svg[aria-describedby="tip-0-0"] rect:first-of-type');
+    await visitor.page.waitForFunction(() => /: not monitored$/.test(document.querySelector('#tip-0-0')?.textContent ?? ''), { timeout: LIVE_MS });
 
     // An incident note, posted by the owner, reaches the page, its JSON and its Atom feed.
     await web.goto(`${web.path()}incidents/`);
