@@ -32,6 +32,9 @@ import { checkListRouter } from './check-list.js';
 import { glanceOf } from './glance.js';
 import { integrationsRouter } from './integrations.js';
 import { maintenanceRouter } from './maintenance.js';
+import { statusPagesRouter } from './status-pages.js';
+import { statusIncidentsRouter } from './status-incidents.js';
+import { logoUpload } from './upload.js';
 import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
 import { timelineRouter } from './timeline.js';
 import { badgePageRouter } from './badge-page.js';
@@ -105,6 +108,7 @@ export function pagesRouter(deps: AppDeps): Router {
   });
   pages.use(sessionMiddleware(deps.redis, options));
   pages.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
+  pages.use(logoUpload);
   pages.use(refuseNul);
   pages.use(csrfSynchronisedProtection);
   pages.use(loadUser);
@@ -134,6 +138,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(checkPageRouter(deps));
   pages.use(integrationsRouter(deps, options, limits));
   pages.use(maintenanceRouter(deps));
+  pages.use(statusPagesRouter(deps), statusIncidentsRouter(deps));
   pages.use(channelLinksRouter(options, deps.clock));
   pages.use(timelineRouter(), badgePageRouter());
   pages.use(docsRouter());

@@ -45,7 +45,6 @@ export class StatusCache {
   private readonly entries = new LRUCache<string, Entry>({ max: 1000 });
   private readonly computing = new Map<string, Promise<CachedPage | null>>();
   private following: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
   /** Counts invalidations: a computation that saw one begin meanwhile is served once, not kept. */
   private epoch = 0;
   /** Counts the stream's reads that changed a page (or lost track): a list of pages made before the count moved is stale. */
@@ -81,12 +80,6 @@ export class StatusCache {
     return this.pageChanges;
   }
 
-  /** Stops following the stream. */
-  close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
   private async compute(slug: string): Promise<CachedPage | null> {
     const page = await StatusPage.findOne({ slug, published: true }).lean<StatusPageDoc>();
     if (!page) return null;
@@ -99,7 +92,7 @@ export class StatusCache {
       (start) => {
         let cursor = start;
         let reading = false;
-        this.timer = setInterval(() => {
+        const timer = setInterval(() => {
           if (reading) return;
           reading = true;
           changesSince(this.redis, cursor)
@@ -116,7 +109,8 @@ export class StatusCache {
             .catch((err: unknown) => log.warn({ err }, 'cannot read status page changes; pages refresh by age'))
             .finally(() => (reading = false));
         }, FOLLOW_MS);
-        this.timer.unref();
+        // The process's life is the server's: the timer never keeps it up.
+        timer.unref();
       },
       (err: unknown) => {
         this.following = null;

@@ -8,9 +8,9 @@ import { gzipSync } from 'node:zlib';
 import { makeBadge } from 'badge-maker';
 import { OVERALL_LABELS, STATE_LABELS, type DayUptime } from '../../shared/domain/status-page.js';
 import { INCIDENT_STAGES, type IncidentDoc } from '../../shared/models/incident.js';
+import { logoBytes } from '../../shared/models/status-page.js';
 import { exactTime, shortDuration } from '../pages/times.js';
 import { renderShared } from '../pages/render.js';
-import { bytesOf } from '../pages/ping-text.js';
 import type { CachedPage, Output } from './cache.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -40,8 +40,7 @@ export function outputOf(cached: CachedPage, format: Format, baseUrl: string): O
 export function logoOf(cached: CachedPage): Output | null {
   const { logo } = cached.page;
   if (!logo) return null;
-  // The cache reads the page lean: the bytes arrive as the driver's Binary, which Buffer.from would turn into nothing.
-  const body = bytesOf(logo.data);
+  const body = logoBytes(logo);
   return { body, gzip: body, etag: `"${logo.hash}"`, type: logo.type };
 }
 

@@ -7,14 +7,13 @@ import express, { Router, type Request, type Response } from 'express';
 import argon2 from 'argon2';
 import type { AppDeps } from '../deps.js';
 import { StatusPage } from '../../shared/models/status-page.js';
+import { SLUG_RE } from '../../shared/domain/status-page.js';
 import { PAGE_HEADERS, renderShared } from '../pages/render.js';
 import type { WebOptions } from '../pages/options.js';
 import { StatusCache, MAX_AGE_MS, type CachedPage, type Output } from './cache.js';
 import { FORMATS, logoOf, outputOf, type Format } from './render.js';
 import { StatusAccess } from './access.js';
 
-/** A page's slug: lower-case letters, digits and inner hyphens, 1 to 64 characters. */
-export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** What a shared cache may do: keep a page a second (a flip shows within 2 s), then ask again with its ETag. */
 const PUBLIC_CACHE = 'public, max-age=0, s-maxage=1';
 

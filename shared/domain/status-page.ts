@@ -6,6 +6,9 @@ import moment from 'moment-timezone';
 import type { StoredStatus } from '../models/check.js';
 import { downtimesIn, periodsFrom, uptimeIn, type StatusChange, type StatusPeriod } from './uptime.js';
 
+/** A page's slug (its address `/status/<slug>/`): lower-case letters, digits and inner hyphens, 1 to 64 characters. */
+export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
 /** Days of history a page shows. */
 export const HISTORY_DAYS = 90;
 

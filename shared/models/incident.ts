@@ -1,6 +1,6 @@
 /**
  * An incident note of a status page (docs/status-pages.md): a title and dated updates that owners write, open until resolved. Visitors see the
- * open ones and those resolved in the last 90 days, newest first; the workers' pruning deletes older resolved ones.
+ * open ones and those resolved in the last 90 days, newest first; the page's next incident write deletes older resolved ones.
  */
 import mongoose, { Schema } from 'mongoose';
 

@@ -26,6 +26,12 @@ export interface StatusLogo {
   hash: string;
 }
 
+/** The logo's bytes as a Buffer: a lean read gives the driver's BSON Binary, whose `buffer` holds them. */
+export function logoBytes(logo: StatusLogo): Buffer {
+  const data: unknown = logo.data;
+  return Buffer.isBuffer(data) ? data : Buffer.from((data as { buffer: Uint8Array }).buffer);
+}
+
 /** A status page as stored. */
 export interface StatusPageDoc {
   /** The page's UUID. */
