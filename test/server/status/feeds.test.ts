@@ -67,6 +67,15 @@ describe('a status page\u2019s feeds and headers', () => {
     }
   });
 
+  it('sets no cookie and starts no session on any answer of a public page', async () => {
+    await buildStatusPage(project, {}, { logo: { data: Buffer.from('GIF89a'), type: 'image/gif', hash: 'h1' } });
+    for (const path of ['/status/acme/', '/status/acme/status.json', '/status/acme/feed.atom', '/status/acme/badge.svg', '/status/acme/logo', '/status/']) {
+      const res = await visitor().get(path);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers['set-cookie'], path).to.equal(undefined);
+    }
+  });
+
   it("lets other sites' scripts read a public page's JSON, feed and badge, but not a password page's", async () => {
     await buildStatusPage(project);
     for (const path of ['status.json', 'feed.atom', 'badge.svg']) expect((await visitor().get(`/status/acme/${path}`)).headers['access-control-allow-origin'], path).to.equal('*');

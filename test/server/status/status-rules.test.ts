@@ -104,7 +104,7 @@ describe('what a status page says', () => {
     const incident = await buildIncident(page, 'Slow imports', daysAgo(1), ['investigating', 'resolved']);
     const body = jsonOf(await visitor().get('/status/acme/status.json')) as unknown as StatusJson;
     expect(body).to.have.all.keys('page', 'status', 'sections', 'incidents', 'generated');
-    expect(body.page).to.include({ title: 'Acme services', description: 'What Acme runs at night', url: 'http://localhost:8000/status/acme/' });
+    expect(body.page).to.deep.equal({ title: 'Acme services', description: 'What Acme runs at night', url: 'http://localhost:8000/status/acme/', time_zone: 'UTC' });
     expect(body.status).to.have.all.keys('indicator', 'description');
     expect(body.sections[0].components[0]).to.have.all.keys('name', 'status', 'uptime', 'days');
     expect(body.sections[0].components[0].days[0]).to.have.all.keys('date', 'uptime', 'downtimes', 'down_seconds');
