@@ -3,7 +3,7 @@
  * from each process's cache (server/status/cache.ts) with ETags and caching headers a CDN or reverse proxy can follow; `/status/` lists the
  * public (listed) ones. A password-protected page asks for its password first.
  */
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import argon2 from 'argon2';
 import type { AppDeps } from '../deps.js';
 import { StatusPage } from '../../shared/models/status-page.js';
@@ -89,6 +89,11 @@ export function statusRouter(deps: AppDeps, options: WebOptions, cache = new Sta
     if (!right) return sendPage(res, 403, 'status-password', { url, error: 'Wrong password: try again.' });
     access.grant(req, res, cached.page);
     res.redirect(303, url);
+  });
+  // An address that does not decode (`/status/%ff/`) names no page: the same 404 page as an unknown one.
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' && (err as { status?: unknown } | null)?.status === 400) return sendPage(res, 404, 'status-missing', {});
+    next(err);
   });
   return router;
 }

@@ -88,10 +88,10 @@ describe('a public status page', () => {
     }
   });
 
-  it('answers a slug that is not UTF-8 with a 400 and a message, never a 500', async () => {
+  it('answers a slug that is not UTF-8 with the 404 page, never a 500', async () => {
     const res = await visitor().get('/status/%ff/');
-    expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'bad request' });
+    expect(res.status).to.equal(404);
+    expect(res.text).to.contain('<h1>No such status page</h1>');
   });
 
   it('serves the stored logo with its media type, and 404 when the page has none', async () => {
