@@ -52,7 +52,7 @@ export async function changesSince(redis: Redis, cursor: string): Promise<Change
   const oldest = cursor === '0-0' ? null : await redis.xrange(CHANGES_KEY, '-', '+', 'COUNT', 1);
   // Trimmed past the cursor: some changes are lost, so the reader starts afresh.
   const reset = oldest !== null && oldest.length > 0 && compareIds(oldest[0][0], cursor) > 0;
-  const changes = entries.map(([, fields]) => ({ kind: fields[0] === 'page' ? 'page' : 'check', id: fields[1] }) as StatusChange);
+  const changes = entries.map(([, fields]): StatusChange => ({ kind: fields[0] === 'page' ? 'page' : 'check', id: fields[1] }));
   return { cursor: entries.at(-1)?.[0] ?? cursor, changes, reset };
 }
 
