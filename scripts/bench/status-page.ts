@@ -7,8 +7,9 @@
  * 1. the page's throughput with the cache warm: autocannon for `--status-duration` seconds over {@link CONNECTIONS} connections, asking for
  *    gzip as browsers do, with the web process's CPU time and the bytes read per response; then the same load on the same CPU against a
  *    minimal Express application and a bare node:http server answering the same bytes (what the framework and the machine allow);
- * 2. the first render after a flip: a real flip (a fail or a success ping to the same web process, alternately), then GETs of the page one
- *    after another; the first one showing the new overall status is the one that computed the page again, and its time is the figure;
+ * 2. the first render after a flip: a real flip (a fail or a success ping to the same web process, alternately, each after a random pause
+ *    of up to {@link READ_CYCLE_MS} ms), then GETs of the page one after another; the first one showing the new overall status is the one
+ *    that computed the page again, and its time is the figure;
  * 3. how soon a flip shows: from the ping's answer to the first GET of `status.json`, one every {@link POLL_MS} ms, giving the component's new
  *    state, down (`outage`) and up again (`operational`).
  *
@@ -30,7 +31,7 @@ import { outputOf } from '../../server/status/render.js';
 import { idsOf, type Out } from './common.js';
 import { createChecks } from './lateness.js';
 import type { BenchOptions } from './options.js';
-import { startNode, startWeb, waitForHttp, type Child, type Served } from './processes.js';
+import { schedOfPid, startNode, startWeb, waitForHttp, type Child, type Served } from './processes.js';
 import { summarize, type Summary } from './stats.js';
 import { loadOf, startCeilingServer, type LoadOptions, type LoadResult } from './throughput.js';
 import { freePort } from '../local-services.js';
@@ -44,6 +45,11 @@ const DOWN_SPELLS = 6;
 const CONNECTIONS = 10;
 /** Milliseconds between two GETs of `status.json` while waiting for a flip to show. */
 const POLL_MS = 50;
+/**
+ * Milliseconds between two reads of the change stream by a web process's cache (server/status/cache.ts): each flip is pinged after a random
+ * pause up to this long, so that pings fall anywhere in that cycle instead of in step with it.
+ */
+const READ_CYCLE_MS = 500;
 /** Milliseconds a flip may take to show before the phase gives up (the cache's own age limit is 15 s). */
 const GIVE_UP_MS = 30_000;
 const SLUG = 'bench';
@@ -100,11 +106,12 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<{
 }
 
 /**
- * Pings the check at `path` (a fail ping when `fail`).
+ * Pings the check at `path` (a fail ping when `fail`) after a random pause of up to {@link READ_CYCLE_MS}.
  * @returns When its answer arrived (performance.now(), milliseconds).
  * @throws Error when the ping is not answered 200.
  */
 async function ping(origin: string, path: string, fail: boolean): Promise<number> {
+  await sleep(Math.random() * READ_CYCLE_MS);
   const res = await fetch(`${origin}${path}${fail ? '/fail' : ''}`);
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`status-page: ping answered ${res.status}`);
@@ -181,8 +188,15 @@ async function timed(runs: number, fn: () => Promise<unknown>): Promise<Summary>
 const ms = (n: number): string => n.toLocaleString('en', { maximumFractionDigits: 1 });
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 const row = (what: string, s: Summary, target = ''): string => `| ${what} | ${s.count} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.max)} | ${target} |`;
-const loadRow = (what: string, r: LoadResult, target: string): string =>
-  `| ${what} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} | ${r.cpuUsPerRequest ?? '?'} | ${r.bytesPerResponse.toLocaleString('en')} | ${target} |`;
+/**
+ * A load's row. The server's CPU share is the part of one core it used during the load (below 1: it waited for its core, which it shares
+ * with other work); "per core" is what one whole core would answer at the CPU time per request measured.
+ */
+const loadRow = (what: string, r: LoadResult, target: string): string => {
+  const cpu = r.cpuUsPerRequest;
+  const [share, perCore] = cpu ? [((cpu * r.rps) / 1e6).toFixed(2), Math.round(1e6 / cpu).toLocaleString('en')] : ['?', '?'];
+  return `| ${what} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} | ${cpu ?? '?'} | ${share} | ${perCore} | ${r.bytesPerResponse.toLocaleString('en')} | ${target} |`;
+};
 const loadAverage = (): string => loadavg().map((n) => n.toFixed(2)).join(' ');
 
 /**
@@ -222,7 +236,10 @@ async function reportLoad(web: Served, opts: BenchOptions, out: Out): Promise<vo
   const url = `${web.origin}/status/${SLUG}/`;
   await get(url);
   const shape = { connections: CONNECTIONS, durationS: opts.statusDuration, headers: { 'accept-encoding': 'gzip' } };
+  const sched = () => schedOfPid(web.child.process.pid);
+  const [before, begin] = [sched(), performance.now()];
   const page = await loadOf(web.child, web.origin, [`/status/${SLUG}/`], shape);
+  const [after, wallMs] = [sched(), performance.now() - begin];
   const res = await fetch(url);
   const length = Number(res.headers.get('content-length'));
   const headers = Object.fromEntries([...res.headers].filter(([name]) => !OWN_HEADERS.has(name)));
@@ -238,10 +255,14 @@ async function reportLoad(web: Served, opts: BenchOptions, out: Out): Promise<vo
   }, shape);
   const bare = await loadOther((port) => startCeilingServer(port, opts.webCpu, length), shape);
   const met = page.rps >= TARGETS.rps && page.p99Ms <= TARGETS.p99Ms;
-  out('| load, cache warm | requests/s | p50 ms | p99 ms | non-2xx | errors | CPU µs/request | bytes/response | target |\n|---|---|---|---|---|---|---|---|---|');
+  out('| load, cache warm | requests/s | p50 ms | p99 ms | non-2xx | errors | CPU µs/request | CPU share | per core/s | bytes/response | target |\n|---|---|---|---|---|---|---|---|---|---|---|');
   out(loadRow(`GET /status/${SLUG}/ (gzip), ${CONNECTIONS} connections, ${opts.statusDuration} s`, page, `≥ ${TARGETS.rps.toLocaleString('en')}/s, p99 ≤ ${TARGETS.p99Ms}: ${verdict(met)}`));
   out(loadRow('minimal Express 5 route, same bytes and headers, same load', express, `ratio ${(page.rps / express.rps).toFixed(2)}`));
   out(loadRow(`bare node:http answering ${length.toLocaleString('en')} bytes, same load (the ceiling)`, bare, `ratio ${(page.rps / bare.rps).toFixed(2)}`));
+  const [onCpu, waited] = before && after
+    ? [after.onCpuMs - before.onCpuMs, after.waitMs - before.waitMs].map((n) => String(Math.round((n * 100) / wallMs)))
+    : ['?', '?'];
+  out(`the web process's main thread during its load: on a CPU ${onCpu} % of the time, waiting for one ${waited} % (runnable, not running), idle the rest`);
   const sizes: string[] = [];
   for (const [what, path] of [['page', ''], ['status.json', 'status.json'], ['feed.atom', 'feed.atom'], ['badge.svg', 'badge.svg']]) {
     const [gzip, plain] = [await get(url + path), await get(url + path, { 'accept-encoding': 'identity' })];

@@ -55,9 +55,10 @@ describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
   it('prints the status-page tables alone with --phases status-page: the load beside Express and bare node:http, the flips, the parts', async () => {
     const { stdout } = await bench(['--phases', 'status-page', '--status-duration', '1', '--status-repetitions', '2', '--web-cpu', 'none']);
     expect(stdout).to.match(/^status page: 50 components \(5 sections of 10 checks\), 600 stored flips over 90 days, web process unpinned; load average [\d. ]+ before:$/m);
-    expect(stdout).to.match(/^\| GET \/status\/bench\/ \(gzip\), 10 connections, 1 s \| [\d,]+ \| [\d.]+ \| [\d.]+ \| 0 \| 0 \| \d+ \| [\d,]+ \| ≥ 2,000\/s, p99 ≤ 50: (met|NOT met) \|$/m);
+    expect(stdout).to.match(/^\| GET \/status\/bench\/ \(gzip\), 10 connections, 1 s \| [\d,]+ \| [\d.]+ \| [\d.]+ \| 0 \| 0 \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \| ≥ 2,000\/s, p99 ≤ 50: (met|NOT met) \|$/m);
     expect(stdout).to.match(/^\| minimal Express 5 route, same bytes and headers, same load \| [\d,]+ \| .* \| ratio [\d.]+ \|$/m);
     expect(stdout).to.match(/^\| bare node:http answering [\d,]+ bytes, same load \(the ceiling\) \| [\d,]+ \| .* \| ratio [\d.]+ \|$/m);
+    expect(stdout).to.match(/^the web process's main thread during its load: on a CPU (\d+|\?) % of the time, waiting for one (\d+|\?) % \(runnable, not running\), idle the rest$/m);
     expect(stdout).to.match(/^bodies, bytes: page [\d,]+ \(gzip [\d,]+\), status.json [\d,]+ \(gzip [\d,]+\), feed.atom /m);
     const rows = [
       'cached page, sequential GETs \\(for comparison\\)',
