@@ -10,7 +10,8 @@
  * processes, recovery times after a worker kill and a Redis flush (on a redis-server
  * of the phase's own), and the drain after a burst with the database paused (a
  * FerretDB of the phase's own), all with the shipped intervals; and the web pages' server time and sizes (the
- * `pages` phase, pages.ts: a web process of its own, no worker). The options are in options.ts.
+ * `pages` phase, pages.ts: a web process of its own, no worker); and a public status page's throughput, its first render after a flip and how
+ * soon a flip shows on it (the `status-page` phase, status-page.ts: a web process of its own, no worker). The options are in options.ts.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
@@ -42,6 +43,7 @@ import type { LoadResult } from './throughput.js';
 import { reportThroughput } from './throughput-report.js';
 import { reportSchedules } from './schedules.js';
 import { reportPages } from './pages.js';
+import { reportStatusPage } from './status-page.js';
 
 const RUN = `hc_bench_${process.pid}`;
 const { opts, reference } = parseOptions();
@@ -62,7 +64,8 @@ async function main(): Promise<void> {
   try {
     // The web pages, on a web process of their own, before (and without) the shared web and worker processes.
     if (runs('pages')) await reportPages(env, opts, out);
-    if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages')) return;
+    if (runs('status-page')) await reportStatusPage(env, opts, out);
+    if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages' || phase === 'status-page')) return;
     const web = await startWeb(env, opts.webCpu);
     children.push(web.child);
     // A second web process answers every ping as soon as it is journaled (PING_ACK_MS=0): the journal's capacity.

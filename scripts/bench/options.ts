@@ -4,7 +4,8 @@
  *
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  *                    [--mass-trials N] [--recovery-checks N] [--window-checks N] [--window-lead S] [--web-cpu N|none]
- *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,pages]
+ *                    [--status-duration S] [--status-repetitions N]
+ *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,pages,status-page]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { count } from './common.js';
 import { localOrigin, type Reference } from './reference.js';
 
 /** The bench's phases, in the order they run. */
-export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'pages'] as const;
+export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'pages', 'status-page'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The options as parsed; durations in seconds. */
@@ -32,6 +33,9 @@ export interface BenchOptions {
   /** The pages phase's measurements to run (pages.ts PAGE_MEASURES), and the requests timed per page. */
   pageMeasures: string[];
   pageRequests: number;
+  /** The status-page phase's load in seconds, and its flips timed (status-page.ts). */
+  statusDuration: number;
+  statusRepetitions: number;
   /** The CPU the web processes and the bare server are pinned to; undefined: unpinned. */
   webCpu: number | undefined;
   referenceUrl?: string;
@@ -88,6 +92,8 @@ export function parseOptions(): { opts: BenchOptions; reference: Reference | und
     .option('--window-lead <s>', 'seconds from their deadline to the window\'s end (time to go down and be held first)', count, 240)
     .option('--page-measures <list>', `the pages phase's measurements (${PAGE_MEASURES.join(',')})`, pageMeasures, [...PAGE_MEASURES])
     .option('--page-requests <n>', 'requests timed per page in the pages phase', count, 50)
+    .option('--status-duration <s>', 'seconds of the status-page phase\'s load on a status page', count, 10)
+    .option('--status-repetitions <n>', 'flips timed in each of the status-page phase\'s flip measurements', count, 20)
     .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
     .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
     .option('--reference-url <url>', 'a Healthchecks running on 127.0.0.1 to put the same ping load on', localOrigin, process.env.REFERENCE_URL)

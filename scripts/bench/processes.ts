@@ -127,6 +127,27 @@ export function cpuMsOfPid(pid: number | undefined): number | undefined {
   }
 }
 
+/** A thread's time so far on a CPU and waiting in a run queue for one (runnable, not running), milliseconds. */
+export interface SchedTimes {
+  onCpuMs: number;
+  waitMs: number;
+}
+
+/**
+ * {@link SchedTimes} of process `pid`'s main thread, read from /proc (`task/<pid>/schedstat`, nanoseconds): how long it waited for a CPU
+ * tells a busy machine from a slow process.
+ *
+ * @returns undefined where /proc cannot tell (not Linux, no schedstats, or the process has exited).
+ */
+export function schedOfPid(pid: number | undefined): SchedTimes | undefined {
+  try {
+    const [onCpuNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(onCpuNs) && Number.isFinite(waitNs) ? { onCpuMs: onCpuNs / 1e6, waitMs: waitNs / 1e6 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** {@link cpuMsOfPid} of a child, milliseconds. */
 export function cpuMsOf(child: Child): number | undefined {
   return cpuMsOfPid(child.process.pid);

@@ -18,6 +18,8 @@ export interface LoadResult {
   ok: number;
   non2xx: number;
   errors: number;
+  /** Bytes read per response, headers included (autocannon's total over its responses). */
+  bytesPerResponse: number;
   /** CPU time the server's process used per request, microseconds (undefined when unknown). */
   cpuUsPerRequest?: number;
 }
@@ -27,6 +29,8 @@ export interface LoadOptions {
   connections: number;
   /** Seconds. */
   durationS: number;
+  /** Sent with every request (e.g. `accept-encoding`); none unless given. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -41,6 +45,7 @@ export async function load(origin: string | string[], paths: string[], opts: Loa
     url: origin as string,
     connections: opts.connections,
     duration: opts.durationS,
+    headers: opts.headers,
     requests: [
       {
         setupRequest: (req) => {
@@ -58,6 +63,7 @@ export async function load(origin: string | string[], paths: string[], opts: Loa
     ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors,
+    bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
 }
 
@@ -83,10 +89,14 @@ export async function loadOf(server: Child, origin: string, paths: string[], opt
   return loadWithCpu(origin, paths, opts, () => cpuMsOf(server));
 }
 
-/** The ceiling: a bare node:http server answering `OK` on 127.0.0.1:$PORT, as its own process (CommonJS for `node -e`). */
-const CEILING_SERVER = `require('node:http').createServer((req, res) => {
+/**
+ * The ceiling: a bare node:http server answering `OK` (or $BODY_BYTES bytes when set) on 127.0.0.1:$PORT, as its own process (CommonJS for
+ * `node -e`).
+ */
+const CEILING_SERVER = `const body = process.env.BODY_BYTES ? Buffer.alloc(Number(process.env.BODY_BYTES), 120) : 'OK';
+require('node:http').createServer((req, res) => {
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end('OK');
+  res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1');`;
 
 /**
@@ -95,11 +105,12 @@ const CEILING_SERVER = `require('node:http').createServer((req, res) => {
  *
  * @param port - A free TCP port.
  * @param cpu - The CPU to pin it to (undefined: unpinned).
+ * @param bodyBytes - The size of its answer's body in bytes; `OK` unless given.
  * @returns The process and its origin, once it answers.
  * @throws Error when it does not answer within 10 s.
  */
-export async function startCeilingServer(port: number, cpu?: number): Promise<{ child: Child; origin: string }> {
-  const child = startNode(['-e', CEILING_SERVER], { PORT: String(port) }, cpu);
+export async function startCeilingServer(port: number, cpu?: number, bodyBytes?: number): Promise<{ child: Child; origin: string }> {
+  const child = startNode(['-e', CEILING_SERVER], { PORT: String(port), ...(bodyBytes === undefined ? {} : { BODY_BYTES: String(bodyBytes) }) }, cpu);
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, 10_000);
   return { child, origin };

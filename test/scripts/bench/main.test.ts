@@ -52,10 +52,34 @@ describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
     expect(stdout).to.not.match(/ping throughput/);
   });
 
+  it('prints the status-page tables alone with --phases status-page: the load beside Express and bare node:http, the flips, the parts', async () => {
+    const { stdout } = await bench(['--phases', 'status-page', '--status-duration', '1', '--status-repetitions', '2', '--web-cpu', 'none']);
+    expect(stdout).to.match(/^status page: 50 components \(5 sections of 10 checks\), 600 stored flips over 90 days, web process unpinned; load average [\d. ]+ before:$/m);
+    expect(stdout).to.match(/^\| GET \/status\/bench\/ \(gzip\), 10 connections, 1 s \| [\d,]+ \| [\d.]+ \| [\d.]+ \| 0 \| 0 \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \| ≥ 2,000\/s, p99 ≤ 50: (met|NOT met) \|$/m);
+    expect(stdout).to.match(/^\| minimal Express 5 route, same bytes and headers, same load \| [\d,]+ \| .* \| ratio [\d.]+ \|$/m);
+    expect(stdout).to.match(/^\| bare node:http answering [\d,]+ bytes, same load \(the ceiling\) \| [\d,]+ \| .* \| ratio [\d.]+ \|$/m);
+    expect(stdout).to.match(/^the web process's main thread during its load: on a CPU (\d+|\?) % of the time, waiting for one (\d+|\?) % \(runnable, not running\), idle the rest$/m);
+    expect(stdout).to.match(/^bodies, bytes: page [\d,]+ \(gzip [\d,]+\), status.json [\d,]+ \(gzip [\d,]+\), feed.atom /m);
+    const rows = [
+      'cached page, sequential GETs \\(for comparison\\)',
+      'first render after a flip \\(the GET that computes the page again\\)',
+      'new overall status on the page, from the ping\'s answer \\(GETs back to back\\)',
+      'component down in status.json, from the /fail ping\'s answer \\(a GET every 50 ms\\)',
+      'component up again in status.json, from the success ping\'s answer',
+      'one snapshot computed alone \\(bench process, same database\\)',
+      'its flips query alone \\(50 checks, 90 days\\)',
+      'its 50 histories computed alone \\(pure: shared/domain/status-page.ts\\)',
+      'its HTML rendered, hashed and gzipped alone \\(bench process\\)',
+    ];
+    for (const row of rows) expect(stdout).to.match(new RegExp(`^\\| ${row} \\| 2 \\| [\\d.,]+ \\| [\\d.,]+ \\| [\\d.,]+ \\| `, 'm'));
+    expect(stdout).to.match(/^load average [\d. ]+ after$/m);
+    expect(stdout).to.not.match(/ping throughput/);
+  });
+
   it('refuses an unknown phase, naming the phases, and exits 1', async () => {
     const failed = await failureOf(['--phases', 'throughput,nope']);
     expect(failed?.code).to.equal(1);
-    expect(failed?.stderr).to.include('unknown phase nope (phases: schedules, throughput, scaleout, lateness, alerts, recovery, drain, scale, window, pages)');
+    expect(failed?.stderr).to.include('unknown phase nope (phases: schedules, throughput, scaleout, lateness, alerts, recovery, drain, scale, window, pages, status-page)');
   });
 
   it('refuses --reference-url without a key, and exits 1', async () => {
