@@ -290,7 +290,7 @@ async function reportFlips(web: Served, seeded: { paths: string[]; page: StatusP
     return Promise.resolve(ids.map((id) => historyOf(stored.filter((f) => f.checkId === id), 'up', days)));
   });
   const computed = await computeSnapshot(page, new Date());
-  const html = await timed(runs, () => Promise.resolve(outputOf({ page, snapshot: computed, outputs: new Map() }, 'html', config.baseUrl)));
+  const html = await timed(runs, () => Promise.resolve(outputOf({ page, snapshot: computed, outputs: new Map(), pageRead: Date.now() }, 'html', config.baseUrl)));
   out('| after a flip, ms | n | p50 | p95 | max | target |\n|---|---|---|---|---|---|');
   out(row('cached page, sequential GETs (for comparison)', cached));
   out(row('first render after a flip (the GET that computes the page again)', render, `≤ ${TARGETS.firstRenderMs}: ${verdict(render.p95 <= TARGETS.firstRenderMs)} (p95)`));

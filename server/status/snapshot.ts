@@ -48,15 +48,16 @@ export interface Snapshot {
 export async function computeSnapshot(page: StatusPageDoc, now: Date): Promise<Snapshot> {
   const wanted = [...new Set(page.sections.flatMap((s) => s.components.map((c) => c.checkId)))];
   const from = new Date(now.getTime() - HISTORY_MS - 24 * 3600 * 1000);
-  const [checks, flips, incidents] = await Promise.all([
+  // One round trip: the components' checks are all of the page's project, so its maintenance windows need not wait for them.
+  const [checks, flips, incidents, maintenanceUntil] = await Promise.all([
     Check.find({ _id: { $in: wanted }, projectId: page.projectId }, { status: 1, projectId: 1, tags: 1 }).lean<CheckDoc[]>(),
     Flip.find({ checkId: { $in: wanted }, created: { $gte: from } }, { checkId: 1, created: 1, oldStatus: 1, newStatus: 1 }).lean<FlipDoc[]>(),
     Incident.find({ pageId: page._id, $or: [{ resolved: null }, { resolved: { $gte: new Date(now.getTime() - HISTORY_MS) } }] }).sort({ created: -1 }).lean<IncidentDoc[]>(),
+    maintenanceOf([{ projectId: page.projectId }], now),
   ]);
   const byId = new Map(checks.map((c) => [c._id, c]));
   const flipsOf = new Map<string, FlipDoc[]>();
   for (const f of flips) flipsOf.set(f.checkId, [...(flipsOf.get(f.checkId) ?? []), f]);
-  const maintenanceUntil = await maintenanceOf(checks, now);
   const tz = zoneOr(page.tz);
   const days = historyDays(now, tz);
   const sections = page.sections

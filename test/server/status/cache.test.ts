@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import mongoose from 'mongoose';
-import type { CheckDoc } from '../../../shared/models/check.js';
+import { Check, type CheckDoc } from '../../../shared/models/check.js';
 import { StatusPage } from '../../../shared/models/status-page.js';
 import { announceChanges } from '../../../shared/status-pages/changes.js';
 import { buildCheck, buildProject, http, type TestProject } from '../../helpers/factories.js';
@@ -71,6 +71,24 @@ describe('a cached status page following its checks', () => {
     await waitFor('the outage on the page', async () => (await shownBy(agent))[0] === 'Import: outage', SHOWS_WITHIN_MS);
     const status = jsonOf(await agent.get('/status/acme/status.json')).status;
     expect(status).to.deep.equal({ indicator: 'major', description: 'Major outage' });
+  });
+
+  it('computes the page again after a change of its checks without reading the page document again', async () => {
+    const check = await buildCheck(project, { status: 'up', lastPing: new Date() });
+    await buildStatusPage(project, { Jobs: [[check, 'Import']] });
+    const agent = visitor();
+    expect(await shownBy(agent)).to.deep.equal(['Import: operational']);
+    const queries: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => void queries.push(`${collection}.${method}`));
+    try {
+      // As a flip's completion leaves it: the check's new status stored, then the change announced.
+      await Check.updateOne({ _id: check._id }, { $set: { status: 'down' } });
+      await announceChanges(testContext().redis, [{ kind: 'check', id: check._id }]);
+      await waitFor('the outage on the page', async () => (await shownBy(agent))[0] === 'Import: outage', SHOWS_WITHIN_MS);
+      expect(queries).to.include('flips.find').and.not.include('statuspages.findOne');
+    } finally {
+      mongoose.set('debug', false);
+    }
   });
 
   it('gives the page a new ETag after a flip, so a cache revalidating with the old one gets the new page', async () => {
