@@ -42,6 +42,8 @@ interface Entry {
   expires: number;
   /** Only its checks changed: the next computation reuses the page document (one round trip fewer after a flip). */
   pageCurrent?: boolean;
+  /** Epoch milliseconds of the last request it answered. */
+  served: number;
 }
 
 /** The cache of one web process. */
@@ -67,7 +69,10 @@ export class StatusCache {
     // Without the stream (Redis down), pages still refresh by age.
     await this.follow().catch((err: unknown) => log.warn({ err }, 'cannot follow status page changes'));
     const entry = this.entries.get(slug);
-    if (entry && entry.expires > Date.now()) return entry.value;
+    if (entry && entry.expires > Date.now()) {
+      entry.served = Date.now();
+      return entry.value;
+    }
     const pending = this.computing.get(slug);
     if (pending) return pending;
     const started = this.epoch;
@@ -75,7 +80,7 @@ export class StatusCache {
     const computation = this.compute(slug, reuse).finally(() => this.computing.delete(slug));
     this.computing.set(slug, computation);
     const value = await computation;
-    this.entries.set(slug, { value, expires: this.epoch === started ? Date.now() + MAX_AGE_MS : 0 });
+    this.entries.set(slug, { value, expires: this.epoch === started ? Date.now() + MAX_AGE_MS : 0, served: Date.now() });
     return value;
   }
 
@@ -128,13 +133,20 @@ export class StatusCache {
     return this.following;
   }
 
-  /** Drops the stale entries, or with `pageCurrent` marks them due while keeping their page document. */
+  /**
+   * Drops the stale entries, or with `pageCurrent` marks them due while keeping their page document and computes again at once those visitors
+   * asked for within {@link MAX_AGE_MS}: after a flip, a watched page's next visitor finds it ready (or joins its computation).
+   */
   private invalidate(stale: (value: CachedPage | null) => boolean, pageCurrent = false): void {
     this.epoch++;
     for (const [slug, entry] of this.entries.entries()) {
       if (!stale(entry.value)) continue;
-      if (pageCurrent) Object.assign(entry, { expires: 0, pageCurrent: true });
-      else this.entries.delete(slug);
+      if (!pageCurrent) {
+        this.entries.delete(slug);
+        continue;
+      }
+      Object.assign(entry, { expires: 0, pageCurrent: true });
+      if (Date.now() - entry.served < MAX_AGE_MS) this.get(slug).catch((err: unknown) => log.warn({ err, slug }, 'cannot compute a status page again; its next visitor will'));
     }
   }
 }
