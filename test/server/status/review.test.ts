@@ -8,7 +8,7 @@ import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js'
 import { waitFor } from '../../helpers/poll.js';
 import { Incident } from '../../../shared/models/incident.js';
 import { api } from '../routes/support.js';
-import { buildIncident, buildStatusPage, daysAgo, visitor } from './support.js';
+import { buildIncident, buildStatusPage, daysAgo, expectWellFormedXml, visitor } from './support.js';
 
 /** Milliseconds a change may take to show: the stream is read twice a second (the cache's age limit is 15 s). */
 const SHOWS_WITHIN_MS = 5_000;
@@ -31,6 +31,23 @@ describe('status pages under review', () => {
     const _csrf = csrfOf((await owner.get(settings)).text);
     expect((await owner.post(`/projects/${project.project._id}/delete`).type('form').send({ _csrf, confirm: project.project.name })).status).to.equal(303);
     await waitFor('the page gone', async () => (await agent.get('/status/acme/status.json')).status === 404, SHOWS_WITHIN_MS);
+  });
+
+  it('keeps the Atom feed well-formed XML when an incident typed in the editor holds a control character', async () => {
+    const page = await buildStatusPage(project);
+    const user = await buildUser('rw-feed@example.org');
+    await join(project.project._id, user, 'rw');
+    const owner = webAgent();
+    await signIn(owner, user.email);
+    const incidents = `/projects/${project.project._id}/status-pages/${page._id}/incidents/`;
+    const _csrf = csrfOf((await owner.get(incidents)).text);
+    // Pasted from a word processor: a vertical tab and a form feed, which XML 1.0 does not allow even escaped.
+    expect((await owner.post(incidents).type('form').send({ _csrf, title: 'Queue\u000bstuck', stage: 'investigating', text: 'Page 1\u000cpage 2\ud800' })).status).to.equal(303);
+    const feed = await visitor().get('/status/acme/feed.atom').buffer(true);
+    expect(feed.status).to.equal(200);
+    expect(feed.text).to.contain('Queuestuck');
+    expect(feed.text, 'a character XML 1.0 forbids').not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Cs}/u);
+    expectWellFormedXml(feed.text);
   });
 });
 
