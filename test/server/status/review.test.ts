@@ -3,6 +3,7 @@
  * app over HTTP, with a visitor whose cache was warm before the change.
  */
 import { expect } from 'chai';
+import argon2 from 'argon2';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 import { waitFor } from '../../helpers/poll.js';
@@ -48,6 +49,13 @@ describe('status pages under review', () => {
     expect(feed.text).to.contain('Queuestuck');
     expect(feed.text, 'a character XML 1.0 forbids').not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Cs}/u);
     expectWellFormedXml(feed.text);
+  });
+
+  it('answers a password page to a cookie of the right length in characters but not in bytes with the password form, never a 500', async () => {
+    const page = await buildStatusPage(project, {}, { visibility: 'password', passwordHash: await argon2.hash('correct horse battery') });
+    // The right cookie is 43 characters (a SHA-256 in base64url); this one too, but 44 bytes.
+    const forged = `hc_status_${page._id.replaceAll('-', '')}=${'a'.repeat(42)}%C3%A9`;
+    for (const path of ['', 'status.json', 'logo']) expect((await visitor().get(`/status/acme/${path}`).set('Cookie', forged)).status, path).to.equal(403);
   });
 });
 
