@@ -127,4 +127,27 @@ describe('status pages under review: probes that found nothing', () => {
     const elsewhere = await agent.post(`${one}logo`).field('_csrf', _csrf).attach('picture', Buffer.from('GIF89a'), 'a.gif');
     expect(elsewhere.status).to.be.within(400, 499);
   });
+
+  it('serves a GIF-headed HTML polyglot logo as an image that no browser may sniff or run', async () => {
+    const { agent, _csrf, one } = await editing();
+    const polyglot = Buffer.from('GIF89a<html><script>alert(1)</script></html>');
+    expect((await agent.post(`${one}logo`).field('_csrf', _csrf).attach('logo', polyglot, 'logo.html')).status).to.equal(303);
+    for (const path of ['/status/probe/logo', `${one}logo`]) {
+      const res = await agent.get(path).buffer(true);
+      expect(res.headers['content-type'], path).to.equal('image/gif');
+      expect(res.headers['x-content-type-options'], path).to.equal('nosniff');
+      expect(res.headers['content-security-policy'], path).to.contain("default-src 'self'");
+    }
+  });
+
+  it('takes a deleted page, its feeds and logo down within a few seconds, and off /status/', async () => {
+    const { agent, _csrf, one } = await editing();
+    const reader = visitor();
+    expect((await reader.get('/status/')).text).to.contain('/status/probe/');
+    expect((await reader.get('/status/probe/feed.atom')).status).to.equal(200);
+    expect((await agent.post(`${one}delete`).type('form').send({ _csrf })).status).to.equal(303);
+    await waitFor('the page gone', async () => (await reader.get('/status/probe/feed.atom')).status === 404, SHOWS_WITHIN_MS);
+    for (const path of ['', 'status.json', 'badge.svg', 'logo']) expect((await reader.get(`/status/probe/${path}`)).status, path).to.equal(404);
+    await waitFor('the page off /status/', async () => !(await reader.get('/status/')).text.includes('/status/probe/'), SHOWS_WITHIN_MS);
+  });
 });
