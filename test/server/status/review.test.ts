@@ -47,6 +47,7 @@ describe('status pages under review', () => {
     const feed = await visitor().get('/status/acme/feed.atom').buffer(true);
     expect(feed.status).to.equal(200);
     expect(feed.text).to.contain('Queuestuck');
+    // eslint-disable-next-line no-control-regex
     expect(feed.text, 'a character XML 1.0 forbids').not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Cs}/u);
     expectWellFormedXml(feed.text);
   });
