@@ -3,6 +3,7 @@
  * others), their projects (leave one, never as its last owner), and closing the account: the projects the user alone
  * owns are named first and are deleted with it only when that is ticked; the password confirms.
  */
+import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
 import { Membership, type MembershipDoc } from '../../shared/models/membership.js';
@@ -32,7 +33,7 @@ export async function accountPage(req: Request, res: Response, sessions: UserSes
 }
 
 /** Routes of the account page's sessions, projects and closing. */
-export function accountPageRouter(sessions: UserSessions, limits: AccountLimits): Router {
+export function accountPageRouter(sessions: UserSessions, limits: AccountLimits, redis: Redis): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/account/', requireUser, (req, res) => accountPage(req, res, sessions));
 
@@ -79,7 +80,7 @@ export function accountPageRouter(sessions: UserSessions, limits: AccountLimits)
         throw err;
       }
     }
-    for (const project of sole) await deleteProject(project._id);
+    for (const project of sole) await deleteProject(redis, project._id);
     await User.deleteOne({ _id: user._id });
     await sessions.end(req, user._id, 'all');
     // This request's session too, so nothing written while answering saves it again.

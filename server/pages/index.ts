@@ -127,10 +127,10 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(accountRouter(options, limits, sessions, deps.clock));
   pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
   pages.use(securityKeysRouter(options, deps.clock));
-  pages.use(accountPageRouter(sessions, limits));
+  pages.use(accountPageRouter(sessions, limits, deps.redis));
   pages.use(recoveryRouter(options, limits, sessions, deps.clock));
   pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
-  pages.use(projectsRouter(deps.clock));
+  pages.use(projectsRouter(deps.clock, deps.redis));
   pages.use(membersRouter(options, deps.clock));
   pages.use(checkActionsRouter(deps));
   pages.use(checkListRouter(deps));

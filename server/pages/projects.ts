@@ -3,6 +3,7 @@
  * create, rename, delete (owner, confirmed by typing the name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
  * and whether members need a second factor.
  */
+import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../shared/errors.js';
 import { createOwnedProject } from '../../shared/services/members.js';
@@ -26,7 +27,7 @@ function projectName(req: Request): string {
 }
 
 /** Routes of the project list and settings. */
-export function projectsRouter(clock: Clock): Router {
+export function projectsRouter(clock: Clock, redis: Redis): Router {
   const router = Router({ strict: true, caseSensitive: true });
   // API keys are sensitive: made or revoked well after signing in, the password or a factor is asked again.
   const sudo = requireSudo(clock, (req) => `/projects/${String(req.params.projectId)}/settings/`);
@@ -80,7 +81,7 @@ export function projectsRouter(clock: Clock): Router {
     if (fieldOf(req, 'confirm') !== project.name) {
       return settingsPage(req, res, { error: 'Type the project’s name exactly to delete it.' }, 400);
     }
-    await deleteProject(project._id);
+    await deleteProject(redis, project._id);
     req.session.notice = `Project “${project.name}” deleted.`;
     res.redirect(303, '/projects/');
   });

@@ -10,15 +10,19 @@ import { Invitation } from '../../shared/models/invitation.js';
 import { ApiKey } from '../../shared/models/api-key.js';
 import { StatusPage } from '../../shared/models/status-page.js';
 import { Incident } from '../../shared/models/incident.js';
+import type { Redis } from 'ioredis';
+import { announceChanges } from '../../shared/status-pages/changes.js';
+import { logger } from '../../shared/logger.js';
 
 /** Most characters of a project name. */
 export const MAX_PROJECT_NAME = 100;
 
 /**
  * Deletes the project and everything in it; the project goes first, so a page still open elsewhere finds nothing.
- * Deleting twice is harmless.
+ * Deleting twice is harmless. Its status pages stop answering at once: every web process's cache is told (shared/status-pages/changes.ts).
+ * @throws the MongoDB error; a Redis error only delays the pages' end by the cache's age limit.
  */
-export async function deleteProject(projectId: string): Promise<void> {
+export async function deleteProject(redis: Redis, projectId: string): Promise<void> {
   await Project.deleteOne({ _id: projectId });
   const checkIds = (await Check.find({ projectId }, { _id: 1 }).lean<{ _id: string }[]>()).map((c) => c._id);
   const byCheck = { checkId: { $in: checkIds } };
@@ -32,6 +36,7 @@ export async function deleteProject(projectId: string): Promise<void> {
     ApiKey.deleteMany({ projectId }),
     StatusPage.deleteMany({ projectId }),
   ]);
+  await announceChanges(redis, pageIds.map((id) => ({ kind: 'page' as const, id }))).catch((err: unknown) => logger.warn({ err, projectId }, 'cannot tell status pages'));
 }
 
 /**

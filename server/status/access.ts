@@ -36,8 +36,9 @@ export class StatusAccess {
   allows(req: Request, page: Pick<StatusPageDoc, '_id' | 'visibility' | 'passwordHash'>): boolean {
     if (page.visibility !== 'password') return true;
     const given = parseCookies(req.headers.cookie ?? '')[cookieName(page._id)];
-    const want = this.tokenOf(page);
-    return given !== undefined && given.length === want.length && timingSafeEqual(Buffer.from(given), Buffer.from(want));
+    const want = Buffer.from(this.tokenOf(page));
+    // Lengths in bytes: a cookie of as many characters, some not ASCII, is longer, and timingSafeEqual throws on unequal lengths.
+    return given !== undefined && Buffer.byteLength(given) === want.length && timingSafeEqual(Buffer.from(given), want);
   }
 
   /** Counts an attempt; false when the client has used up its tries for this page. @throws the Redis error. */

@@ -26,6 +26,10 @@ export type Format = keyof typeof FORMATS;
 /** The overall status colours of the badge. */
 const BADGE_COLORS = { operational: '#4c1', partial: '#fe7d37', major: '#e05d44', maintenance: '#3b82f6' } as const;
 
+/** Characters XML 1.0 does not allow even escaped (C0 controls but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF): left out of the feed. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Cs}/gu;
+
 /** `format` of the cached page, rendered on first use and kept with it. */
 export function outputOf(cached: CachedPage, format: Format, baseUrl: string): Output {
   const kept = cached.outputs.get(format);
@@ -50,7 +54,7 @@ function bodyOf(snapshot: Snapshot, format: Format, baseUrl: string): string {
   if (format === 'badge') return makeBadge({ label: 'status', message: OVERALL_LABELS[snapshot.overall].toLowerCase(), color: BADGE_COLORS[snapshot.overall], style: 'flat' });
   const zone = snapshot.page.tz;
   const time = (at: Date) => exactTime(at, zone);
-  if (format === 'atom') return renderShared('status-feed', { s: snapshot, url, stageOf, updatedOf });
+  if (format === 'atom') return renderShared('status-feed', { s: snapshot, url, stageOf, updatedOf }).replace(NOT_XML, '');
   return renderShared('status-page', { s: snapshot, url, time, dayText, barText, stageOf, labels: { overall: OVERALL_LABELS, state: STATE_LABELS }, percent });
 }
 
