@@ -74,7 +74,7 @@ export function statusRouter(deps: AppDeps, options: WebOptions, cache = new Sta
     const cached = await pageOf(req, res, 'logo');
     const logo = cached && logoOf(cached);
     if (cached && !logo) res.status(404).set(PAGE_HEADERS).json({ error: 'this status page has no logo' });
-    else if (cached && logo) sendOutput(req, res, logo, cached.page.visibility === 'password' ? 'private, no-cache' : 'public, max-age=3600');
+    else if (cached && logo) sendOutput(req, res, logo, cacheControlOf(cached));
   });
   router.get('/status/:slug', (req, res) => res.redirect(301, `/status/${encodeURIComponent(String(req.params.slug))}/`));
 
