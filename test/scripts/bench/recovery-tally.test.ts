@@ -11,7 +11,7 @@ describe('bench recovery: tally of the received down alerts', () => {
       arrival('a', 'key-a', 1_200), arrival('b', 'key-b', 900), arrival('a', 'key-a', 6_000), arrival('c', 'key-c', 3_000), arrival('c', 'other', 4_000),
     ], at, FAULTS[0], 4);
     expect(result).to.deep.equal({
-      fault: FAULTS[0], checks: 4, alerted: 3, repeats: 2, repeatsSameKey: 1, delays: { count: 3, p50: 1_200, p99: 3_000, max: 3_000 },
+      fault: FAULTS[0], checks: 4, alerted: 3, repeats: 2, repeatsSameKey: 1, delays: { count: 3, p50: 1_200, p95: 3_000, p99: 3_000, max: 3_000 },
     });
   });
 
