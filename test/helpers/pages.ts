@@ -36,6 +36,9 @@ export function useBrowser(serve: ServeOptions = {}): BrowserFixture {
   return fixture;
 }
 
+/** Milliseconds a navigation or wait may take when it names no timeout. */
+const STEP_TIMEOUT_MS = 60_000;
+
 /** The desktop viewport of the screenshots, in CSS pixels. */
 const DESKTOP = { width: 1100, height: 900 };
 
@@ -59,6 +62,8 @@ export class WebPage {
   static async open(browser: Browser, origin: string, viewport = DESKTOP): Promise<WebPage> {
     const page = await (await browser.createBrowserContext()).newPage();
     await page.setViewport(viewport);
+    // Navigations and waits without a timeout of their own get a minute: a CI machine under load can take puppeteer's 30 s.
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
     return new WebPage(page, origin);
   }
 
