@@ -24,8 +24,8 @@ free_port() {
 }
 
 APP_PID=
-# The PostgreSQL cluster FerretDB runs on when no mongod can be had (.data/pg, or where that symlink points).
-PG_DIR="$WORK/hc/.data/pg"
+# The PostgreSQL cluster with DocumentDB that FerretDB 2 runs on when no mongod can be had (.data/documentdb, or where that symlink points).
+PG_DIR="$WORK/hc/.data/documentdb"
 # Its postmaster's pid while it runs (it listens on a port of its own choosing).
 postmaster_pid() {
   local pid
@@ -51,7 +51,7 @@ cleanup() {
   local leftover
   leftover="$(server_pids)"
   [[ -z "$leftover" ]] || kill -KILL $leftover 2>/dev/null || true
-  # As root, when the postgres user cannot reach this clone, the cluster lives in its home and .data/pg points there.
+  # As root, when the postgres user cannot reach this clone, the cluster lives in its home and .data/documentdb points there.
   local outside
   outside="$(readlink -f "$PG_DIR" 2>/dev/null || true)"
   [[ -L "$PG_DIR" && "$outside" == */hc-monitor-*/pg ]] && rm -rf "${outside%/pg}"

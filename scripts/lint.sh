@@ -5,8 +5,9 @@
 #      import rules that keep the arrows pointing down (server and workers import shared, never
 #      the other way; workers never import server; shared/domain does no I/O).
 #   2. No import cycle among the sources (madge; type-only imports count, they are cycles too).
-#   3. No file under server/, shared/ or workers/ mentions FerretDB: what is particular to one
-#      MongoDB-compatible server stays in scripts/ferretdb and the tests of it.
+#   3. No file under server/, shared/ or workers/ mentions FerretDB or DocumentDB: product code uses
+#      MongoDB's documented semantics; the embedded server's particulars stay in scripts/ (embedded-db/,
+#      embedded-mongo.ts) and the tests of it.
 #
 # All three run; the exit status is non-zero when any of them found something.
 set -uo pipefail
@@ -24,11 +25,11 @@ step "import cycles (madge)"
 "$BIN/madge" --circular --no-spinner --extensions ts --ts-config tsconfig.json server shared workers scripts \
   || failed "madge found import cycles (or could not run)"
 
-step "no mention of FerretDB in server/, shared/, workers/"
-mentions="$(grep -rliI ferretdb server shared workers | sort)"
+step "no mention of FerretDB or DocumentDB in server/, shared/, workers/"
+mentions="$(grep -rliIE 'ferretdb|documentdb' server shared workers | sort)"
 if [[ -n "$mentions" ]]; then
-  grep -niI ferretdb $mentions
-  failed "FerretDB is named in server/, shared/ or workers/ (keep it to scripts/ferretdb and its tests)"
+  grep -niIE 'ferretdb|documentdb' $mentions
+  failed "the embedded server is named in server/, shared/ or workers/ (keep it to scripts/embedded-db, scripts/embedded-mongo.ts and their tests)"
 else
   echo "none"
 fi

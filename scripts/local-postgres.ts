@@ -1,7 +1,7 @@
 /**
- * A private PostgreSQL cluster for the FerretDB that `npm start` embeds (embedded-mongo.ts): the installed server
- * found, the cluster made once (initdb) under .data/ and started on a free port of 127.0.0.1, as the `postgres`
- * user when this process is root.
+ * A private PostgreSQL cluster for the embedded database (embedded-mongo.ts: FerretDB 2 on DocumentDB): the installed
+ * server found, the cluster made once (initdb) under .data/ and started on a free port of 127.0.0.1 with the settings
+ * its caller gives, as the `postgres` user when this process is root.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import {
@@ -96,7 +96,7 @@ function readPasswd(): string | undefined {
 
 /** A running private PostgreSQL cluster. */
 export interface PostgresCluster extends LocalService {
-  /** postgres:// URL of its `ferretdb` database. */
+  /** postgres:// URL of its `postgres` database. */
   url: string;
   port: number;
   /** The server's full version, `15.18`. */
@@ -107,6 +107,14 @@ export interface PostgresCluster extends LocalService {
   stop(): Promise<void>;
 }
 
+/** What a cluster is started with besides the defaults. */
+export interface ClusterOptions {
+  /** `name = value` lines of postgresql.conf. */
+  settings?: readonly string[];
+  /** SQL run in the `postgres` database after each start, in order (idempotent statements). */
+  setupSql?: readonly string[];
+}
+
 /** pg_hba.conf of the cluster: the postgres role over TCP from 127.0.0.1, without a password; nothing else. */
 const PG_HBA = `# npm start's private cluster (scripts/local-postgres.ts): it listens on 127.0.0.1 only, without a Unix socket.
 host all postgres 127.0.0.1/32 trust
@@ -115,10 +123,12 @@ host all postgres 127.0.0.1/32 trust
 /**
  * Starts the private PostgreSQL cluster in `dir` on a free port of 127.0.0.1,
  * creating it the first time (initdb, UTF8, trust for the postgres role on
- * 127.0.0.1 only, no Unix socket) with a database `ferretdb`. A cluster a
- * killed start left running is stopped first. Commits are not waited for on
- * disk (`synchronous_commit=off`): a crash of the machine may lose the last
- * fraction of a second of writes, never the cluster's consistency.
+ * 127.0.0.1 only, no Unix socket). A cluster a killed start left running is
+ * stopped first. Commits are not waited for on disk (`synchronous_commit=off`):
+ * a crash of the machine may lose the last fraction of a second of writes, never
+ * the cluster's consistency. `settings` (`name = value` lines of postgresql.conf)
+ * are written to `hc-monitor.conf` in the cluster, which postgresql.conf includes,
+ * on every start; then its `setupSql` runs.
  *
  * As root it runs as the `postgres` user (PostgreSQL refuses root), like
  * scripts/services.sh. When that user cannot reach `dir` (a checkout under a
@@ -129,7 +139,7 @@ host all postgres 127.0.0.1/32 trust
  * @param postgres - The server to use ({@link findPostgres}); an existing cluster needs its own major version.
  * @throws Error when the cluster cannot be made or started.
  */
-export async function startPostgresCluster(dir: string, postgres: PostgresInstall): Promise<PostgresCluster> {
+export async function startPostgresCluster(dir: string, postgres: PostgresInstall, options: ClusterOptions = {}): Promise<PostgresCluster> {
   const user = postgresUser();
   let server = postgres;
   const as = (program: string, args: string[]) =>
@@ -143,6 +153,7 @@ export async function startPostgresCluster(dir: string, postgres: PostgresInstal
   } else {
     await initCluster(dataDir, user, (args) => as('initdb', args));
   }
+  writeSettings(dataDir, options.settings ?? [], user);
   if (await as('pg_ctl', ['-D', dataDir, 'status']).then(() => true, () => false)) {
     await as('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']);
   }
@@ -173,14 +184,24 @@ export async function startPostgresCluster(dir: string, postgres: PostgresInstal
     await as('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', '-s', 'stop']).catch(() => undefined);
   };
   try {
-    const connection = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
-    const exists = await as('psql', ['-X', ...connection, '-d', 'postgres', '-tAc', "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'"]);
-    if (exists.stdout.trim() !== '1') await as('createdb', [...connection, 'ferretdb']);
+    for (const sql of options.setupSql ?? []) {
+      await as('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qc', sql]);
+    }
   } catch (err) {
     await stop();
     throw err;
   }
-  return { name: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/ferretdb`, port, version: server.version, dataDir, stop };
+  return { name: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, version: server.version, dataDir, stop };
+}
+
+/** Writes `settings` to `hc-monitor.conf` in the cluster and makes postgresql.conf include it (once). */
+function writeSettings(dataDir: string, settings: readonly string[], user: PostgresUser | undefined): void {
+  const own = join(dataDir, 'hc-monitor.conf');
+  writeFileSync(own, `# Written by npm start at each start (scripts/local-postgres.ts).\n${settings.join('\n')}\n`, { mode: 0o600 });
+  if (user) chownSync(own, user.uid, user.gid);
+  const main = join(dataDir, 'postgresql.conf');
+  const text = readFileSync(main, 'utf8');
+  if (!text.includes("include 'hc-monitor.conf'")) writeFileSync(main, `${text}\ninclude 'hc-monitor.conf'\n`);
 }
 
 /**

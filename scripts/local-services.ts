@@ -22,6 +22,8 @@ export interface LocalService {
   name: string;
   /** Stops it; its data stays. */
   stop(): Promise<void>;
+  /** Its process id, when it is a child of this process. */
+  pid?: number;
 }
 
 /**
@@ -85,7 +87,7 @@ async function spawnService(name: string, command: string, args: string[], port:
     }
     await sleep(100);
   }
-  return { name, stop: () => stopChild(child) };
+  return { name, pid: child.pid, stop: () => stopChild(child) };
 }
 
 /**
@@ -118,13 +120,15 @@ export async function startRedisServer(port: number, dataDir: string, command = 
 }
 
 /**
- * Starts the FerretDB binary on 127.0.0.1:`port`: on the PostgreSQL database
- * `postgresqlUrl` names, or with SQLite databases in `dataDir` (its log is `<dataDir>.log` either way).
+ * Starts FerretDB 2 on 127.0.0.1:`port` on the PostgreSQL database with DocumentDB that `postgresqlUrl` names, without
+ * authentication (it listens on loopback only), telemetry or its debug listener; its state file is in `stateDir`, its log
+ * `<stateDir>.log`.
  */
-export async function startFerretDB(port: number, bin: string, dataDir: string, postgresqlUrl?: string): Promise<LocalService> {
-  mkdirSync(dataDir, { recursive: true });
-  const args = ['-listen', `127.0.0.1:${port}`, '-data', dataDir, ...(postgresqlUrl ? ['-postgresql-url', postgresqlUrl] : [])];
-  return spawnService('ferretdb', bin, args, port, `${dataDir}.log`);
+export async function startFerretDB(port: number, bin: string, stateDir: string, postgresqlUrl: string): Promise<LocalService> {
+  mkdirSync(stateDir, { recursive: true });
+  const args = [`--listen-addr=127.0.0.1:${port}`, `--postgresql-url=${postgresqlUrl}`, `--state-dir=${stateDir}`, '--no-auth',
+    '--telemetry=disable', '--debug-addr=', '--log-level=warn'];
+  return spawnService('ferretdb', bin, args, port, `${stateDir}.log`);
 }
 
 /** `path` relative to the working directory when it is inside it (`.data/pg`), else as it is. */

@@ -2,29 +2,27 @@
 # Installs what `npm start` and `npm test` need on this machine and is missing,
 # without a prompt (they run it before each start and test run; it is quick once done):
 #
-#   scripts/provision.sh            redis-server, PostgreSQL, and a MongoDB-compatible server (below)
+#   scripts/provision.sh            redis-server and a MongoDB-compatible server (below)
 #   scripts/provision.sh redis      only redis-server
-#   scripts/provision.sh postgres   only the PostgreSQL server (FerretDB's PostgreSQL backend and its tests)
-#   scripts/provision.sh ferretdb   only (re)build .data/bin/ferretdb from scripts/ferretdb when stale
+#   scripts/provision.sh embedded   only (re)build the embedded database when stale (scripts/embedded-db/build.sh)
 #   scripts/provision.sh browser    only chromium (Debian's), which the web app's browser tests drive
 #   scripts/provision.sh test       all of the above (what `npm test` runs)
 #
-# redis-server and PostgreSQL come from the system: as root (or with password-less
-# sudo) they are installed with apt-get; otherwise one line names the command to run.
+# redis-server comes from the system: as root (or with password-less sudo) it is
+# installed with apt-get; otherwise one line names the command to run.
 # MongoDB: mongodb-memory-server is asked for mongod first (its cache, or a download
-# when its server answers within seconds, so an offline machine does not wait); only
-# when no mongod can be had is the FerretDB stand-in built from scripts/ferretdb with
-# Go (`npm start` then runs it on a private PostgreSQL cluster). `test` also builds
-# FerretDB wherever Go is installed, for FerretDB's own tests. Nothing here
-# fails `npm start` or `npm test`: what is still missing is named in one line,
-# and they say again what to set.
+# when its server answers within seconds, so an offline machine does not wait); when
+# no mongod can be had, the embedded database is built: FerretDB 2 on PostgreSQL 15
+# with DocumentDB (scripts/embedded-db/build.sh: Debian's PostgreSQL, the extensions
+# from the snapshots committed there, FerretDB 2 with Go). `test` builds it wherever Go
+# is installed, for the tests that start servers of their own. Nothing here fails
+# `npm start` or `npm test`: what is still missing is named in one line, and they say
+# again what to set.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="$ROOT/.data"
 LOG="$DATA/provision.log"
-FERRET_SRC="$ROOT/scripts/ferretdb"
-FERRET_BIN="$DATA/bin/ferretdb"
 
 say() { printf 'provision: %s\n' "$*"; }
 fail() { printf 'provision: error: %s\n' "$*" >&2; exit 1; }
@@ -35,21 +33,21 @@ find_go() {
   fi
 }
 
-# Builds $FERRET_BIN when it is missing or older than its sources; fails when that is not possible.
-build_ferretdb() {
-  local stale=0 f go_bin
-  [[ -x "$FERRET_BIN" ]] || stale=1
-  for f in "$FERRET_SRC"/*.go "$FERRET_SRC"/patches/* "$FERRET_SRC/build.sh" "$FERRET_SRC/go.mod" "$FERRET_SRC/go.sum"; do
-    [[ "$f" -nt "$FERRET_BIN" ]] && stale=1
-  done
-  [[ $stale -eq 1 ]] || return 0
+# Builds the embedded database into .data/ (build.sh skips what is already built from the same inputs); fails when that is not possible.
+build_embedded() {
+  local go_bin
   go_bin="$(find_go)"
-  [[ -n "$go_bin" ]] || fail "go is not installed; it is needed once to build FerretDB from scripts/ferretdb"
-  provision_package patch command -v patch
-  say "building FerretDB into .data/bin/ferretdb (the first time downloads Go modules, about a minute)"
-  mkdir -p "$DATA/bin"
-  GO="$go_bin" bash "$FERRET_SRC/build.sh" "$FERRET_BIN" >>"$LOG" 2>&1 || fail "building FerretDB failed (see .data/provision.log)"
-  say "built $(grep '^build.sh: FerretDB ' "$LOG" | tail -n 1 | cut -c11-)"
+  [[ -n "$go_bin" ]] || fail "go is not installed; it is needed once to build FerretDB 2 (scripts/embedded-db/build.sh)"
+  local out
+  out="$(mktemp)"
+  if ! GO="$go_bin" bash "$ROOT/scripts/embedded-db/build.sh" "$DATA/bin" "$DATA/embedded" >"$out" 2>&1; then
+    cat "$out" >>"$LOG"
+    rm -f "$out"
+    fail "building the embedded database failed (see .data/provision.log)"
+  fi
+  cat "$out" >>"$LOG"
+  { grep '^build.sh: built ' "$out" || true; } | sed 's/^build.sh: /provision: /'
+  rm -f "$out"
 }
 
 # Runs apt-get as root, or through password-less sudo; false when neither is possible.
@@ -92,9 +90,6 @@ provision_browser() {
   provision_package chromium test -x /usr/bin/chromium
 }
 
-# The PostgreSQL server (Debian layout) for FerretDB's PostgreSQL backend and its tests.
-provision_postgres() { provision_package postgresql bash -c 'ls /usr/lib/postgresql/*/bin/postgres'; }
-
 # True when mongodb-memory-server has mongod (cached or on the system), or can download it now.
 # The download is only tried when the download server answers a HEAD request within
 # $MONGOD_PROBE_SECONDS (an offline machine fails here at once, or after that long
@@ -121,39 +116,36 @@ mongod_available() {
 }
 
 # The MongoDB npm start and npm test use: mongodb-memory-server's mongod, downloaded when possible;
-# FerretDB, built with Go, only when no mongod can be had.
+# the embedded database, built with Go and PostgreSQL's PGXS, only when no mongod can be had.
 provision_mongo() {
   if mongod_available; then return 0; fi
   if [[ -n "$(find_go)" ]]; then
-    (build_ferretdb) || true
+    (build_embedded) || true
   else
-    say "no MongoDB for npm start / npm test: mongod cannot be downloaded and Go (to build FerretDB) is missing; install Go or set MONGODB_URI"
+    say "no MongoDB for npm start / npm test: mongod cannot be downloaded and Go (to build FerretDB 2) is missing; install Go or set MONGODB_URI"
   fi
 }
 
-# FerretDB's own tests (test/scripts/ferretdb/, test/faults/) run the binary whatever npm test's MongoDB is:
-# built wherever Go is installed.
-provision_ferretdb_for_tests() {
-  if [[ -n "$(find_go)" ]]; then (build_ferretdb) || true; fi
+# The tests that start database servers of their own (test/faults/, test/scripts/) run the embedded database
+# whatever npm test's MongoDB is: built wherever Go is installed.
+provision_embedded_for_tests() {
+  if [[ -n "$(find_go)" ]]; then (build_embedded) || true; fi
 }
 
 mkdir -p "$DATA"
 case "${1:-all}" in
   all)
     provision_redis
-    provision_postgres
     provision_mongo
     ;;
   redis) provision_redis ;;
-  postgres) provision_postgres ;;
   test)
     provision_redis
-    provision_postgres
     provision_mongo
-    provision_ferretdb_for_tests
+    provision_embedded_for_tests
     provision_browser
     ;;
-  ferretdb) build_ferretdb ;;
+  embedded) build_embedded ;;
   browser) provision_browser ;;
-  *) fail "usage: scripts/provision.sh [all|test|redis|postgres|ferretdb|browser]" ;;
+  *) fail "usage: scripts/provision.sh [all|test|redis|embedded|browser]" ;;
 esac

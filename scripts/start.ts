@@ -4,13 +4,13 @@
  * When MONGODB_URI / REDIS_URL name this machine (127.0.0.1, localhost; the
  * defaults do) and nothing listens on their port, it starts what is missing
  * there, data under .data/: an embedded MongoDB (mongod through
- * mongodb-memory-server when it has one, else the FerretDB binary
- * scripts/provision.sh builds, on a private PostgreSQL cluster, or on SQLite when
- * no PostgreSQL server is installed) and a redis-server child with the required
- * settings. It says in one line which database it uses (`database: …`). If a
+ * mongodb-memory-server when it has one, else FerretDB 2 on DocumentDB in a
+ * private PostgreSQL cluster, both built by scripts/provision.sh) and a
+ * redis-server child with the required settings. It says in one line which database it uses (`database: …`). If a
  * service cannot be had, it prints one line saying what to do and exits 1.
  * SIGTERM/SIGINT close everything, children last, within 10 s.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWebHandler } from '../server/app.js';
@@ -42,7 +42,7 @@ const DATA_DIR = process.env.LOCAL_DATA_DIR ? `${resolve(process.env.LOCAL_DATA_
 
 /** What to tell the user for each service that could not be had. */
 const MISSING = {
-  mongo: { name: 'MongoDB', variable: 'MONGODB_URI', fix: 'install Go and run `bash scripts/provision.sh` (builds FerretDB)' },
+  mongo: { name: 'MongoDB', variable: 'MONGODB_URI', fix: 'install Go and PostgreSQL 15 and run `bash scripts/provision.sh` (builds FerretDB 2 and DocumentDB)' },
   redis: { name: 'Redis', variable: 'REDIS_URL', fix: 'run `sudo apt-get install -y redis-server`' },
 } as const;
 
@@ -71,13 +71,15 @@ function isLocal(url: string): boolean {
  * The one line that says which database this process uses.
  *
  * @param started - The embedded server started for it, if one was.
- * @returns For example `database: FerretDB on PostgreSQL 15.18 (stand-in; no mongod could be had) at 127.0.0.1:27017/hc, data in .data/pg`.
+ * @returns For example `database: FerretDB 2.7.0 on DocumentDB, PostgreSQL 15.20 (no mongod could be had) at 127.0.0.1:27017/hc, data in .data/documentdb`.
  */
 function databaseLine(started: EmbeddedMongo | undefined): string {
   const where = describeMongoUri(config.mongodbUri);
   if (started) {
     const link = started.dataLink ? ` (a symlink to ${started.dataLink})` : '';
-    return `database: ${started.server} at ${where}, data in ${displayPath(started.dataDir)}${link}`;
+    // FerretDB 1, the embedded server before, kept its data there; FerretDB 2 cannot read it (docs/operations.md).
+    const earlier = existsSync(`${DATA_DIR}pg`) ? `; ${displayPath(`${DATA_DIR}pg`)} holds data of the earlier embedded server, not read` : '';
+    return `database: ${started.server} at ${where}, data in ${displayPath(started.dataDir)}${link}${earlier}`;
   }
   const source = config.mongodbUriGiven ? 'from MONGODB_URI' : 'MONGODB_URI is unset: the default';
   const running = isLocal(config.mongodbUri) ? ', already listening' : '';
@@ -100,8 +102,8 @@ async function ensureServices(): Promise<LocalService[]> {
       start: async () => (embedded = await startEmbeddedMongo(mongoPort, {
         mongoDir: `${DATA_DIR}mongo`,
         ferretdbBin: `${PROJECT_DATA_DIR}bin/ferretdb`,
-        ferretdbDir: `${DATA_DIR}ferretdb`,
-        postgresDir: `${DATA_DIR}pg`,
+        ferretdbDir: `${DATA_DIR}ferretdb2`,
+        postgresDir: `${DATA_DIR}documentdb`,
       })),
     },
     {

@@ -10,7 +10,7 @@
  * running service is touched. The load is autocannon's (scripts/bench/throughput.ts),
  * `GET /ping/<uuid>` cycling over `--checks` established (up) checks, as `npm run bench` does,
  * each with `--history` pings stored before (its ping log full, as in a deployment that has
- * run a while: what the SQLite backend, which scans for every filter but a bare `_id`, feels).
+ * run a while).
  *
  *   npm run bench:embedded -- [--checks N] [--history N] [--duration S] [--connections N]
  */
@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { locateMongod, startEmbeddedMongo } from '../embedded-mongo.js';
-import { findPostgres, startPostgresCluster } from '../local-postgres.js';
-import { freePort, startFerretDB, startRedisServer, type LocalService } from '../local-services.js';
+import { DOCUMENTDB_PG_MAJOR, locateMongod, startDocumentDB, startEmbeddedMongo } from '../embedded-mongo.js';
+import { findPostgres } from '../local-postgres.js';
+import { freePort, startRedisServer, type LocalService } from '../local-services.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';
 import { Check } from '../../shared/models/check.js';
@@ -50,27 +50,17 @@ interface Backend {
   start(port: number, dir: string): Promise<LocalService>;
 }
 
-const backends: Backend[] = [
-  { name: 'FerretDB on SQLite', start: (port, dir) => startFerretDB(port, FERRETDB_BIN, join(dir, 'ferretdb')) },
-];
-const postgres = findPostgres();
-if (postgres) {
+const backends: Backend[] = [];
+if (findPostgres(DOCUMENTDB_PG_MAJOR)) {
   backends.push({
-    name: `FerretDB on PostgreSQL ${postgres.version}`,
-    start: async (port, dir) => {
-      const cluster = await startPostgresCluster(join(dir, 'pg'), postgres);
-      const ferretdb = await startFerretDB(port, FERRETDB_BIN, join(dir, 'ferretdb'), cluster.url).catch(async (err: unknown) => {
-        await cluster.stop();
-        throw err;
-      });
-      return { name: 'ferretdb', stop: async () => void (await ferretdb.stop(), await cluster.stop()) };
-    },
+    name: 'FerretDB 2 on DocumentDB',
+    start: (port, dir) => startDocumentDB(port, { ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb'), postgresDir: join(dir, 'pg') }),
   });
 }
 if (await locateMongod()) {
   backends.push({
     name: 'mongod (mongodb-memory-server)',
-    start: (port, dir) => startEmbeddedMongo(port, { mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb') }),
+    start: (port, dir) => startEmbeddedMongo(port, { mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb'), postgresDir: join(dir, 'pg') }),
   });
 }
 

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import { freePort } from '../helpers/services.js';
 import { waitFor } from '../helpers/poll.js';
 import { killChildren, startNode, waitForOutput } from '../helpers/processes.js';
-import { startFerret, type FerretServer } from '../scripts/ferretdb/server.js';
+import { startOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { Check } from '../../shared/models/check.js';
 
 /** Concurrent clients, checks they ping, and how long the database is paused (SIGSTOP), milliseconds. */
@@ -28,20 +26,16 @@ function peakRssMb(pid: number): number {
  */
 describe('fault: a 200-client burst while the database is paused', function () {
   this.timeout(180_000);
-  let dir: string;
-  let ferret: FerretServer | undefined;
+  let db: OwnDatabase | undefined;
   afterEach(async () => {
-    ferret?.process.kill('SIGCONT');
     killChildren();
-    await ferret?.kill();
-    ferret = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    await db?.stop();
+    db = undefined;
   });
 
   it('keeps the web process under 400 MB and stores every acknowledged ping', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hc-burst-'));
-    ferret = await startFerret(dir);
-    const uri = `${ferret.uri}hc_burst`;
+    db = await startOwnDatabase();
+    const uri = `${db.uri}hc_burst`;
     const own = await mongoose.createConnection(uri).asPromise();
     const OwnCheck = own.model(Check.modelName, Check.schema);
     const project = 'c0ffee00-0000-4000-8000-00000000000b';
@@ -68,9 +62,9 @@ describe('fault: a 200-client burst while the database is paused', function () {
         if (res.status === 200) acked.set(id, acked.get(id)! + 1);
       }
     });
-    ferret.process.kill('SIGSTOP');
+    await db.pause();
     await sleep(PAUSE_MS);
-    ferret.process.kill('SIGCONT');
+    db.resume();
     stop = true;
     await Promise.all(clients);
 

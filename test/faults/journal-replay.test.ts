@@ -1,13 +1,10 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { freePort } from '../helpers/services.js';
 import { waitFor } from '../helpers/poll.js';
 import { startNode, waitForOutput, type Child } from '../helpers/processes.js';
-import { startFerret, type FerretServer } from '../scripts/ferretdb/server.js';
+import { startOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';
 
@@ -23,22 +20,18 @@ const PINGS_IN_PAUSE = 4;
  */
 describe('fault: web process killed (SIGKILL) while its acknowledged pings are only in its journal', function () {
   this.timeout(120_000);
-  let dir: string;
-  let ferret: FerretServer | undefined;
+  let db: OwnDatabase | undefined;
   let children: Child[] = [];
   afterEach(async () => {
-    ferret?.process.kill('SIGCONT');
     for (const child of children) child.process.kill('SIGKILL');
-    await ferret?.kill();
-    ferret = undefined;
+    await db?.stop();
+    db = undefined;
     children = [];
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('stores every acknowledged ping exactly once after a worker replays the journal', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hc-journal-'));
-    ferret = await startFerret(dir);
-    const uri = `${ferret.uri}hc_journal`;
+    db = await startOwnDatabase();
+    const uri = `${db.uri}hc_journal`;
     const own = await mongoose.createConnection(uri).asPromise();
     const OwnCheck = own.model(Check.modelName, Check.schema);
     const OwnPing = own.model(Ping.modelName, Ping.schema);
@@ -55,7 +48,7 @@ describe('fault: web process killed (SIGKILL) while its acknowledged pings are o
     const ping = async (id: string): Promise<number> => (await fetch(`http://127.0.0.1:${port}/ping/${id}`)).status;
     for (const id of ids) expect(await ping(id)).to.equal(200);
 
-    ferret.process.kill('SIGSTOP');
+    await db.pause();
     const inPause = await Promise.all(ids.map(async (id) => {
       const statuses: number[] = [];
       for (let i = 0; i < PINGS_IN_PAUSE; i++) statuses.push(await ping(id));
@@ -64,7 +57,7 @@ describe('fault: web process killed (SIGKILL) while its acknowledged pings are o
     expect(inPause.flat()).to.deep.equal(new Array(ids.length * PINGS_IN_PAUSE).fill(200));
     web.process.kill('SIGKILL');
     await once(web.process, 'exit');
-    ferret.process.kill('SIGCONT');
+    db.resume();
 
     const expected = 1 + PINGS_IN_PAUSE;
     await waitFor('every acknowledged ping stored', async () => {

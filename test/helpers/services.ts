@@ -6,12 +6,12 @@
  * - MongoDB: a database of their own (`hc_test_<pid>_<random>`, dropped at the end)
  *   on MONGODB_URI when set, otherwise on a server started here on a free port
  *   with its data in a temporary directory: mongodb-memory-server when its mongod
- *   is at hand, else the FerretDB binary scripts/provision.sh builds.
+ *   is at hand, else the embedded database scripts/provision.sh builds (FerretDB 2 on DocumentDB).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ export { freePort };
 /** Database used by tests inside the MongoDB server; new for every run, so no run reuses another's. */
 export const TEST_DB = `hc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
 
-/** The FerretDB binary scripts/provision.sh builds (this file runs as dist/test/helpers/services.js). */
+/** The FerretDB 2 binary scripts/provision.sh builds (this file runs as dist/test/helpers/services.js). */
 export const FERRETDB_BIN = fileURLToPath(new URL('../../../.data/bin/ferretdb', import.meta.url));
 
 /** Running test services and how to stop the ones started here. */
@@ -55,9 +55,13 @@ function withDatabase(uri: string, db: string): string {
 
 async function startMongo(): Promise<{ uri: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'hc-test-mongo-'));
+  // PostgreSQL runs as the postgres user, who must reach the cluster's directory.
+  chmodSync(dir, 0o755);
   const port = await freePort();
   try {
-    const service = await startEmbeddedMongo(port, { mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb') });
+    const service = await startEmbeddedMongo(port, {
+      mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb'), postgresDir: join(dir, 'pg'),
+    });
     return {
       uri: `mongodb://127.0.0.1:${port}/`,
       stop: async () => {

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { locateMongod, startEmbeddedMongo } from '../../scripts/embedded-mongo.js';
+import { locateMongod, startDocumentDB, startEmbeddedMongo } from '../../scripts/embedded-mongo.js';
 import { findPostgres, startPostgresCluster } from '../../scripts/local-postgres.js';
 import { isListening, startRedisServer, type LocalService } from '../../scripts/local-services.js';
 import { FERRETDB_BIN, freePort } from '../helpers/services.js';
 import { testContext } from '../helpers/hooks.js';
-import { connectQuickly } from './ferretdb/server.js';
+import { connectQuickly } from '../helpers/own-database.js';
 import { stopLeftCluster } from './postgres-cluster.js';
 
 const run = promisify(execFile);
@@ -75,7 +75,7 @@ describe('local services for npm start', () => {
   });
 });
 
-describe('local services for npm start: the MongoDB stand-in on a private PostgreSQL cluster', function () {
+describe('local services for npm start: the embedded database, FerretDB 2 on DocumentDB in a private PostgreSQL cluster', function () {
   this.timeout(60_000);
   const postgres = findPostgres();
   let dir: string;
@@ -96,16 +96,16 @@ describe('local services for npm start: the MongoDB stand-in on a private Postgr
   });
 
   const paths = () => ({ mongoDir: join(dir, 'mongo'), ferretdbBin: FERRETDB_BIN, ferretdbDir: join(dir, 'ferretdb'), postgresDir: join(dir, 'pg') });
-  /** Runs `sql` on the cluster's `ferretdb` database with psql; its unaligned, tuples-only output. */
+  /** Runs `sql` on the cluster's `postgres` database with psql; its unaligned, tuples-only output. */
   const psql = async (port: number, sql: string) =>
-    (await run(join(postgres!.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'ferretdb', '-v', 'ON_ERROR_STOP=1', '-Atc', sql])).stdout.trim();
+    (await run(join(postgres!.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-Atc', sql])).stdout.trim();
 
-  it('startEmbeddedMongo runs FerretDB on the cluster when no mongod is at hand, and its data survives a restart', async function () {
+  it('startEmbeddedMongo runs FerretDB 2 on DocumentDB when no mongod is at hand, and its data survives a restart', async function () {
     if (await locateMongod()) this.skip();
     const port = await freePort();
     const first = await startEmbeddedMongo(port, paths());
     running.push(first);
-    expect(first.server).to.equal(`FerretDB on PostgreSQL ${postgres!.version} (stand-in; no mongod could be had)`);
+    expect(first.server).to.equal(`FerretDB 2.7.0 on DocumentDB, PostgreSQL ${postgres!.version} (no mongod could be had)`);
     expect(first.dataDir).to.equal(join(dir, 'pg'));
     let connection = await connectQuickly(`mongodb://127.0.0.1:${port}/`);
     await connection.getClient().db('hc').collection('kept').insertOne({ _id: 'a' as never, value: 1 });
@@ -113,7 +113,6 @@ describe('local services for npm start: the MongoDB stand-in on a private Postgr
     await running.pop()!.stop();
     expect(await isListening(port)).to.equal(false);
     expect(existsSync(join(dir, 'pg', 'postmaster.pid')), 'the cluster is stopped with the service').to.equal(false);
-    expect(readdirSync(join(dir, 'ferretdb')).filter((f) => f.endsWith('.sqlite')), 'nothing in SQLite').to.deep.equal([]);
 
     running.push(await startEmbeddedMongo(port, paths()));
     connection = await connectQuickly(`mongodb://127.0.0.1:${port}/`);
@@ -122,20 +121,29 @@ describe('local services for npm start: the MongoDB stand-in on a private Postgr
     expect(kept).to.deep.equal({ _id: 'a', value: 1 });
   });
 
-  it('startEmbeddedMongo stays on SQLite when its directory holds databases from before and no cluster exists yet', async function () {
-    if (await locateMongod()) this.skip();
-    mkdirSync(join(dir, 'ferretdb'));
-    writeFileSync(join(dir, 'ferretdb', 'hc.sqlite'), '');
-    const service = await startEmbeddedMongo(await freePort(), paths());
-    running.push(service);
-    expect(service.server).to.match(/^FerretDB on SQLite \(stand-in; no mongod could be had; .*ferretdb holds earlier data: move it aside to use PostgreSQL\)$/);
-    expect(existsSync(join(dir, 'pg'))).to.equal(false);
+  it('startDocumentDB stores what PostgreSQL jsonb cannot: a NUL in a string, as MongoDB does', async () => {
+    const port = await freePort();
+    running.push(await startDocumentDB(port, paths()));
+    const connection = await connectQuickly(`mongodb://127.0.0.1:${port}/`);
+    await connection.getClient().db('hc').collection('nul').insertOne({ _id: 'a' as never, name: 'a\u0000b' });
+    const kept = await connection.getClient().db('hc').collection('nul').findOne({ _id: 'a' as never });
+    await connection.close();
+    expect(kept).to.deep.equal({ _id: 'a', name: 'a\u0000b' });
+  });
+
+  it('startDocumentDB runs the cluster with DocumentDB\'s libraries and its settings file', async () => {
+    const port = await freePort();
+    const server = await startDocumentDB(port, paths());
+    running.push(server);
+    const pgPort = Number(new URL(server.postgresUrl!).port);
+    expect(await psql(pgPort, "SELECT extname FROM pg_extension WHERE extname LIKE 'documentdb%' ORDER BY 1")).to.equal('documentdb\ndocumentdb_core');
+    expect(await psql(pgPort, 'SHOW autovacuum_naptime')).to.equal('5s');
   });
 
   it('startPostgresCluster listens on 127.0.0.1 only, without a Unix socket, and lets in only the postgres role from 127.0.0.1', async () => {
     const cluster = await startPostgresCluster(join(dir, 'pg'), postgres!);
     running.push(cluster);
-    expect(cluster.url).to.equal(`postgres://postgres@127.0.0.1:${cluster.port}/ferretdb`);
+    expect(cluster.url).to.equal(`postgres://postgres@127.0.0.1:${cluster.port}/postgres`);
     expect(await psql(cluster.port, 'SHOW listen_addresses')).to.equal('127.0.0.1');
     expect(await psql(cluster.port, 'SHOW unix_socket_directories')).to.equal('');
     expect(await psql(cluster.port, 'SELECT type, database, user_name, address, auth_method FROM pg_hba_file_rules')).to.equal('host|{all}|{postgres}|127.0.0.1|trust');

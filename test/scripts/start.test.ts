@@ -90,7 +90,7 @@ describe('npm start with nothing running on its MongoDB and Redis ports: the emb
     await app?.stop('SIGTERM').catch(() => undefined);
     app = undefined;
     killChildren();
-    await stopLeftCluster(join(dir, 'pg'));
+    await stopLeftCluster(join(dir, 'documentdb'));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -104,19 +104,18 @@ describe('npm start with nothing running on its MongoDB and Redis ports: the emb
     return child;
   };
 
-  /** The line the default must print here: mongod when mongodb-memory-server has one, else FerretDB on PostgreSQL, else on SQLite. */
+  /** The line the default must print here: mongod when mongodb-memory-server has one, else FerretDB 2 on DocumentDB. */
   const expectedLine = async (): Promise<RegExp> => {
     const at = `at 127\\.0\\.0\\.1:${ports.mongo}/hc, data in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
     if (await locateMongod()) return new RegExp(`^database: mongod \\S+ \\(mongodb-memory-server\\) ${at}/mongo$`);
-    const postgres = findPostgres();
-    if (postgres) return new RegExp(`^database: FerretDB on PostgreSQL ${postgres.version.replace('.', '\\.')} \\(stand-in; no mongod could be had\\) ${at}/pg$`);
-    return new RegExp(`^database: FerretDB on SQLite \\(stand-in; no mongod could be had, no PostgreSQL server installed\\) ${at}/ferretdb$`);
+    const postgres = findPostgres('15');
+    return new RegExp(`^database: FerretDB 2\\.7\\.0 on DocumentDB, PostgreSQL ${postgres?.version.replace('.', '\\.')} \\(no mongod could be had\\) ${at}/documentdb$`);
   };
 
   const databaseLines = (output: string): string[] =>
     output.split('\n').filter((line) => line.includes('"msg":"database: ')).map((line) => (JSON.parse(line) as { msg: string }).msg);
 
-  it('says in one line which server it runs (with no mongod to be had, as here: FerretDB on a private PostgreSQL cluster)', async () => {
+  it('says in one line which server it runs (with no mongod to be had, as here: FerretDB 2 on DocumentDB in a private PostgreSQL cluster)', async () => {
     app = await start();
     const lines = databaseLines(app.output());
     expect(await app.stop('SIGTERM')).to.equal(0);
@@ -124,8 +123,8 @@ describe('npm start with nothing running on its MongoDB and Redis ports: the emb
     expect(lines[0]).to.match(await expectedLine());
     if (!(await locateMongod()) && findPostgres()) {
       // The cluster is made once, and stopped with the process.
-      expect(existsSync(join(dir, 'pg', 'PG_VERSION'))).to.equal(true);
-      expect(existsSync(join(dir, 'pg', 'postmaster.pid'))).to.equal(false);
+      expect(existsSync(join(dir, 'documentdb', 'PG_VERSION'))).to.equal(true);
+      expect(existsSync(join(dir, 'documentdb', 'postmaster.pid'))).to.equal(false);
     }
   });
 
