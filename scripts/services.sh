@@ -1,32 +1,22 @@
 #!/usr/bin/env bash
-# Local MongoDB-compatible server (FerretDB) and Redis for development and CI.
+# Local MongoDB-compatible server and Redis for development and the bench.
 #
 #   scripts/services.sh        start what is not running yet, wait until both accept connections
 #   scripts/services.sh stop   stop what this script started (pid files in .data/)
 #
-# FerretDB keeps its data in SQLite by default (what CI tests against). With
-# FERRETDB_BACKEND=postgresql it uses a local PostgreSQL cluster instead (started
-# here on 127.0.0.1:$POSTGRES_PORT, default 5433): FerretDB pushes every equality
-# filter down to PostgreSQL but only bare `_id` filters to SQLite, so this is the
-# backend `npm run bench` figures are taken on.
-#
+# The database is the embedded one `npm start` runs (FerretDB 2 on DocumentDB in a
+# private PostgreSQL cluster, or mongod when mongodb-memory-server has one; built by
+# scripts/provision.sh), data in .data/services/; Redis is the system's redis-server,
+# installed with apt-get when missing and possible.
 # A port that already has a listener is taken as the service being up (another
 # checkout's instance, a system service): it is reused, never replaced.
-# FerretDB is built from scripts/ferretdb/ into .data/bin/ferretdb on first use
-# (the Go module proxy supplies its modules); Redis is the system's redis-server,
-# installed with apt-get when missing and possible (scripts/provision.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="$ROOT/.data"
-FERRET_BIN="$DATA/bin/ferretdb"
 # Other ports only for trying the script beside running services; the app's defaults use these two.
-FERRET_PORT="${FERRETDB_PORT:-27017}"
+DB_PORT="${DATABASE_PORT:-27017}"
 REDIS_PORT="${REDIS_PORT:-6379}"
-BACKEND="${FERRETDB_BACKEND:-sqlite}"
-PG_PORT="${POSTGRES_PORT:-5433}"
-# PostgreSQL refuses to run as root; as root its cluster belongs to the postgres user, outside the checkout.
-if [[ $EUID -eq 0 ]]; then PG_DATA=/var/tmp/hc-postgres; PG_AS=(runuser -u postgres --); else PG_DATA="$DATA/postgres"; PG_AS=(); fi
 WAIT_SECONDS=60
 
 say() { printf 'services: %s\n' "$*"; }
@@ -54,40 +44,16 @@ launch() {
   echo $! >"$DATA/$name.pid"
 }
 
-start_ferretdb() {
-  if listening "$FERRET_PORT"; then
-    say "port $FERRET_PORT already listening: reusing that MongoDB-compatible server"
-    ours_alive "$DATA/ferretdb.pid" ferretdb || rm -f "$DATA/ferretdb.pid"
+start_database() {
+  if listening "$DB_PORT"; then
+    say "port $DB_PORT already listening: reusing that MongoDB-compatible server"
+    ours_alive "$DATA/database.pid" database.js || rm -f "$DATA/database.pid"
     return
   fi
-  bash "$ROOT/scripts/provision.sh" ferretdb || exit 1
-  mkdir -p "$DATA/ferretdb"
-  local backend_args=()
-  if [[ "$BACKEND" == postgresql ]]; then
-    start_postgres
-    backend_args=(-postgresql-url "postgres://postgres@127.0.0.1:$PG_PORT/ferretdb")
-  fi
-  say "starting FerretDB ($BACKEND) on 127.0.0.1:$FERRET_PORT (data .data/ferretdb, log .data/ferretdb.log)"
-  launch ferretdb "$FERRET_BIN" -listen "127.0.0.1:$FERRET_PORT" -data "$DATA/ferretdb" "${backend_args[@]}"
-}
-
-# A throwaway PostgreSQL cluster for FerretDB's postgresql backend (no fsync: benchmark use only).
-start_postgres() {
-  local bin
-  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-  [[ -x "$bin/postgres" ]] || fail "PostgreSQL is not installed (apt-get install -y postgresql)"
-  if ! listening "$PG_PORT"; then
-    if [[ ! -f "$PG_DATA/PG_VERSION" ]]; then
-      mkdir -p "$PG_DATA"
-      if [[ $EUID -eq 0 ]]; then chown postgres "$PG_DATA"; fi
-      "${PG_AS[@]}" "$bin/initdb" -D "$PG_DATA" -A trust -U postgres >"$DATA/postgres-init.log" 2>&1 || fail "initdb failed (see .data/postgres-init.log)"
-    fi
-    say "starting PostgreSQL on 127.0.0.1:$PG_PORT (data $PG_DATA)"
-    "${PG_AS[@]}" "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/server.log" -w start \
-      -o "-p $PG_PORT -k $PG_DATA -c listen_addresses=127.0.0.1 -c fsync=off" >/dev/null || fail "PostgreSQL did not start"
-  fi
-  "${PG_AS[@]}" "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1 \
-    || "${PG_AS[@]}" "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
+  bash "$ROOT/scripts/provision.sh" embedded || exit 1
+  [[ -f "$ROOT/dist/scripts/database.js" ]] || (cd "$ROOT" && npm run --silent build) || fail "the build failed"
+  say "starting the embedded database on 127.0.0.1:$DB_PORT (data .data/services, log .data/database.log)"
+  launch database node "$ROOT/dist/scripts/database.js" "$DB_PORT" "$DATA/services"
 }
 
 start_redis() {
@@ -145,18 +111,14 @@ stop_one() {
 case "${1:-start}" in
   start)
     mkdir -p "$DATA"
-    start_ferretdb
+    start_database
     start_redis
-    wait_for ferretdb "$FERRET_PORT"
+    wait_for database "$DB_PORT"
     wait_for redis "$REDIS_PORT"
     ;;
   stop)
-    stop_one ferretdb ferretdb
+    stop_one database database.js
     stop_one redis redis-server
-    if [[ -f "$PG_DATA/postmaster.pid" ]]; then
-      "${PG_AS[@]}" "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_ctl" -D "$PG_DATA" -m fast stop >/dev/null
-      say "PostgreSQL stopped"
-    fi
     ;;
   *)
     fail "usage: scripts/services.sh [start|stop]"

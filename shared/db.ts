@@ -14,12 +14,21 @@ export async function connectDb(uri: string, timeoutMs: number = config.connectT
     await mongoose.disconnect();
     throw new UnreachableError('MongoDB', describeMongoUri(uri), reasonOf(err));
   }
-  await createIndexes();
+  await syncIndexes();
 }
 
-/** Builds every registered model's indexes (idempotent). */
-export async function createIndexes(): Promise<void> {
-  await Promise.all(Object.values(mongoose.models).map((m) => m.createIndexes()));
+/**
+ * Makes every registered model's indexes those its schema declares (idempotent): missing ones are built, and ones the schema no
+ * longer declares, or declares with other options, are dropped first, since each index costs every write of its collection
+ * (docs/architecture.md, "Indexes"). The service owns its collections' indexes.
+ */
+async function syncIndexes(): Promise<void> {
+  const sync = () => Promise.all(Object.values(mongoose.models).map((m) => m.syncIndexes()));
+  // Processes starting together race to drop and build the same index; the loser finds it done on its second pass.
+  await sync().catch(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sync();
+  });
 }
 
 /** Closes the default connection; waits for in-flight operations. */
@@ -39,6 +48,26 @@ export async function isDbReachable(): Promise<boolean> {
 
 /** MongoDB's duplicate key error code. */
 const DUPLICATE_KEY = 11000;
+
+/** How many times {@link upsertRetrying} runs an upsert that lost a race. */
+const UPSERT_ATTEMPTS = 3;
+
+/**
+ * Runs an upsert, again when it fails with a duplicate key: two upserts of one new key at once both find nothing, both insert, and
+ * the loser's insert fails; run again it finds the winner's document and updates it (MongoDB's manual, "Upsert with Duplicate
+ * Values": the client retries).
+ *
+ * @throws the driver's error, or the duplicate key error after {@link UPSERT_ATTEMPTS} attempts.
+ */
+export async function upsertRetrying<T>(upsert: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await upsert();
+    } catch (err) {
+      if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt === UPSERT_ATTEMPTS) throw err;
+    }
+  }
+}
 
 /** The part of a driver's write error read here: its code, and the index of the document in the insert. */
 interface WriteError {

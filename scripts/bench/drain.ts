@@ -5,7 +5,7 @@
  * visible in the API (the sum of `n_pings` in `GET /api/v3/checks/`), the rate the worker applied them at, and the
  * web process's peak RSS. Web and worker run with the shipped settings.
  *
- * The paused database is the bench's own FerretDB (scripts/bench/own-database.ts), never a shared process.
+ * The paused database is the bench's own embedded database (scripts/bench/own-database.ts), never a shared process.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,12 +64,11 @@ async function seed(uri: string): Promise<{ apiKey: string; ids: string[] }> {
 /**
  * Runs the burst with the database paused and measures the drain.
  *
- * @param mongoUri - The bench's MONGODB_URI (its FerretDB tells the phase which PostgreSQL server to use).
  * @param redis - A connection to the bench's Redis, to remove the phase's keys (`<prefix>:*`) at the end.
  * @throws Error when the phase's database, web or worker process does not start.
  */
-export async function measureDrain(mongoUri: string, redisUrl: string, redis: Redis, prefix: string): Promise<DrainResult> {
-  const db = await startOwnDatabase(mongoUri, prefix);
+export async function measureDrain(redisUrl: string, redis: Redis, prefix: string): Promise<DrainResult> {
+  const db = await startOwnDatabase();
   const children: WatchedChild[] = [];
   try {
     const uri = `${db.uri}hc_drain`;
@@ -96,9 +95,9 @@ export async function measureDrain(mongoUri: string, redisUrl: string, redis: Re
         if (res.status === 200) acknowledged++;
       }
     });
-    db.process.kill('SIGSTOP');
+    db.signal('SIGSTOP');
     await sleep(PAUSE_MS);
-    db.process.kill('SIGCONT');
+    db.signal('SIGCONT');
     stop = true;
     await Promise.all(clients);
     const loadEnded = Date.now();

@@ -44,6 +44,7 @@ import { reportThroughput } from './throughput-report.js';
 import { reportSchedules } from './schedules.js';
 import { reportPages } from './pages.js';
 import { reportStatusPage } from './status-page.js';
+import { reportIndexCost, reportSustained } from './writes.js';
 
 const RUN = `hc_bench_${process.pid}`;
 const { opts, reference } = parseOptions();
@@ -86,9 +87,13 @@ async function main(): Promise<void> {
     if (runs('scaleout')) await reportScaleOut({ env, paths, nPings: () => nPingsOf(ids), shape }, out);
     await reportLatency(stage, out);
     if (runs('recovery')) await reportRecovery(config.mongodbUri, `${RUN}_recovery`, opts.recoveryChecks, out);
-    if (runs('drain')) await reportDrain(config.mongodbUri, config.redisUrl, redis, `${RUN}_drain`, out);
+    if (runs('drain')) await reportDrain(config.redisUrl, redis, `${RUN}_drain`, out);
     if (runs('scale')) await reportScale(stage, service, out);
     if (runs('window')) await reportWindowEnd(stage, out);
+    if (runs('writes')) {
+      await reportIndexCost(out);
+      await reportSustained(redis, RUN, ids, Math.max(120, opts.sustainedSeconds), out);
+    }
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await mongoose.connection.dropDatabase();

@@ -5,7 +5,7 @@
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  *                    [--mass-trials N] [--recovery-checks N] [--window-checks N] [--window-lead S] [--web-cpu N|none]
  *                    [--status-duration S] [--status-repetitions N]
- *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,pages,status-page]
+ *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,writes,pages,status-page]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
@@ -15,12 +15,14 @@ import { count } from './common.js';
 import { localOrigin, type Reference } from './reference.js';
 
 /** The bench's phases, in the order they run. */
-export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'pages', 'status-page'] as const;
+export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'writes', 'pages', 'status-page'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The options as parsed; durations in seconds. */
 export interface BenchOptions {
   checks: number;
+  /** Seconds of the writes phase's sustained pinging. */
+  sustainedSeconds: number;
   scale: number;
   duration: number;
   connections: number;
@@ -81,7 +83,8 @@ function webCpu(value: string): number | undefined {
  */
 export function parseOptions(): { opts: BenchOptions; reference: Reference | undefined } {
   const program = new Command('bench')
-    .option('--checks <n>', 'checks in the throughput, lateness and alert phases', count, 1000)
+    .option('--checks <n>', 'checks in the throughput, lateness, alert and writes phases', count, 1000)
+    .option('--sustained-seconds <s>', 'seconds of the writes phase\'s sustained pinging (at least 120)', count, 600)
     .option('--scale <n>', 'active checks in the scale phase', count, 100_000)
     .option('--duration <s>', 'seconds of each ping load', count, 20)
     .option('--connections <n>', 'concurrent connections of each ping load', count, 50)

@@ -66,8 +66,8 @@ export async function reportRecovery(mongoUri: string, prefix: string, count: nu
 }
 
 /** The drain after a 200-client burst with the database paused 10 s (scripts/bench/drain.ts). */
-export async function reportDrain(mongoUri: string, redisUrl: string, redis: Redis, prefix: string, out: Out): Promise<void> {
-  const r = await measureDrain(mongoUri, redisUrl, redis, prefix);
+export async function reportDrain(redisUrl: string, redis: Redis, prefix: string, out: Out): Promise<void> {
+  const r = await measureDrain(redisUrl, redis, prefix);
   out(`drain: 200 clients pinging 20 checks for 10 s with the bench's own database paused (SIGSTOP) meanwhile; ${r.backend}`);
   out('| measure | value |\n|---|---|');
   out(`| pings acknowledged (200) | ${r.acknowledged} |`);

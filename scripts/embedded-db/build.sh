@@ -52,7 +52,8 @@ if [[ "$(cat "$STAMP" 2>/dev/null)" != "$KEY" ]]; then
     say "building pgvector, pg_cron and DocumentDB (about 2 minutes)"
     bash "$HERE/extensions.sh" "$CACHE_DIR/$KEY/src" "$STAGE" "$PG_BIN/pg_config"
   fi
-  as_root cp -a "$STAGE/." /
+  # A new file for each (not written over in place): a running server keeps the version it mapped.
+  as_root cp -a --remove-destination "$STAGE/." /
   echo "$KEY" | as_root tee "$STAMP" >/dev/null
   say "built DocumentDB, pg_cron 1.6.3 and pgvector 0.8.0 for PostgreSQL $PG_MAJOR ($KEY)"
 fi

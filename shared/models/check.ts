@@ -188,13 +188,13 @@ const checkSchema = new Schema<CheckDoc>(
 checkSchema.pre('validate', function setUniqueKey() {
   this.uniqueKey = uniqueKeyOf(this._id);
 });
-checkSchema.index({ projectId: 1, created: 1 });
+// Each index costs every ping's write (on a server that stores the document as one column, every index entry of it), so only those
+// the queries need (docs/architecture.md, "Indexes"). A project's whole set (API list, timeline, badges) and the list's sort by last
+// ping are read through a `projectId` prefix and sorted by the server: at most a project's check limit of rows.
 checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
-// The checks list (server/pages/list-find.ts): its sorts by name and last ping, a status's rows by name, and the
-// checks past or near their deadline (down, late); each index costs every ping's write, so only these.
+// The checks list (server/pages/list-find.ts): by name, a status's rows by name, and the checks past or near their deadline.
 checkSchema.index({ projectId: 1, name: 1 });
-checkSchema.index({ projectId: 1, lastPing: -1 });
 checkSchema.index({ projectId: 1, status: 1, name: 1 });
 checkSchema.index({ projectId: 1, deadline: 1 });
 checkSchema.index({ badgeKey: 1 });

@@ -1,4 +1,10 @@
-/** A logged ping (behaviour.md §1.1, §1.5); `n` is 1-based and unique per check. */
+/**
+ * A logged ping; `n` is 1-based and unique per check: the check store hands each number out once, in the
+ * check's guarded write (shared/pings/record.ts). The ping's identity is its `_id`, chosen before it is applied, so an insert
+ * that is repeated (a replay of the journal) is refused by the primary key; `{checkId, n}` serves the ping log's reads and is
+ * not unique: a unique index led by a key all of a check's pings share makes every insert scan that check's entries
+ * (docs/architecture.md, "Indexes").
+ */
 import mongoose, { Schema } from 'mongoose';
 
 /** Stored kind; `success` is the reference's null kind. */
@@ -40,7 +46,7 @@ const pingSchema = new Schema<PingDoc>(
   },
   { versionKey: false },
 );
-pingSchema.index({ checkId: 1, n: -1 }, { unique: true });
+pingSchema.index({ checkId: 1, n: -1 });
 
 /** The `pings` collection. */
 export const Ping = mongoose.model<PingDoc>('Ping', pingSchema);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
+import { upsertRetrying } from '../db.js';
 import { Membership, type MembershipDoc, type Role } from '../models/membership.js';
 import { Project, type ProjectDoc } from '../models/project.js';
 import { User, type UserDoc } from '../models/user.js';
@@ -28,7 +29,7 @@ export async function roleOf(projectId: string, userId: string): Promise<Role | 
 
 /** Makes the user a member with `role` (replacing a role they had). */
 export async function addMember(projectId: string, userId: string, role: Role, now: Date): Promise<void> {
-  await Membership.updateOne({ projectId, userId }, { $set: { role }, $setOnInsert: { created: now } }, { upsert: true });
+  await upsertRetrying(() => Membership.updateOne({ projectId, userId }, { $set: { role }, $setOnInsert: { created: now } }, { upsert: true }).exec());
 }
 
 /** Creates a project whose owner is the user. */
