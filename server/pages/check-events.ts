@@ -5,6 +5,7 @@
  */
 import { Ping, type PingDoc, type PingKind } from '../../shared/models/ping.js';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
+import { pingsInWindow } from '../../shared/pings/window.js';
 import type { CheckDoc } from '../../shared/models/check.js';
 import { pairDurations } from '../presenters/ping.js';
 import { flipRows, notificationRows, pingRows, type EventRow } from './event-rows.js';
@@ -42,10 +43,9 @@ async function durationsOf(checkId: string, pings: PingDoc[], floor: number): Pr
   return pairDurations(around.map((ping) => ({ ...ping, hasBody: false })));
 }
 
-/** Pings of the page with their rows. */
-async function pingPage(check: CheckDoc, floor: number, n: { $gt: number; $lt?: number }, kind: PingKind | undefined, size: number) {
-  const filter = { checkId: check._id, n, ...(kind ? { kind } : {}) };
-  const pings = await Ping.find(filter).sort({ n: -1 }).limit(size).lean<PingDoc[]>();
+/** Pings of the page (`n` in (above, below), newest first) with their rows; `floor` bounds the read of their starts. */
+async function pingPage(check: CheckDoc, floor: number, n: { above: number; below: number }, kind: PingKind | undefined, size: number) {
+  const pings = await pingsInWindow({ checkId: check._id, ...n, size, ...(kind ? { where: { kind } } : {}) });
   return { pings, rows: pingRows(pings, await durationsOf(check._id, pings, floor)) };
 }
 
@@ -79,11 +79,13 @@ export async function loadEvents(check: CheckDoc, pingLogLimit: number, query: E
     const oldest = rows.at(-1);
     return { rows, older: rows.length === size && oldest ? `${kept}older=${oldest.at.getTime()}` : null };
   }
-  const n = { $gt: floor, ...(query.before !== null ? { $lt: query.before } : {}) };
+  const n = { above: floor, below: query.before ?? check.nPings + 1 };
   const { pings, rows } = await pingPage(check, floor, n, query.kind ? PING_KINDS[query.kind] : undefined, size);
   const older = pings.length === size ? `${kept}before=${pings[size - 1].n}` : null;
   if (query.kind) return { rows, older };
-  const above = query.before !== null ? await Ping.findOne({ checkId: check._id, n: { $gte: query.before } }, { created: 1 }).sort({ n: 1 }).lean<PingDoc>() : null;
+  const [above] = query.before !== null
+    ? await pingsInWindow({ checkId: check._id, above: query.before - 1, below: check.nPings + 1, size: 1, fields: { created: 1 } }, true)
+    : [];
   const window = { from: older ? pings[size - 1].created : null, until: above?.created ?? null };
   return { rows: newestFirst([...rows, ...(await otherRows(check, window, size, { flips: true, notifications: true }))]), older };
 }
@@ -102,7 +104,7 @@ export interface LiveCursor {
 export async function eventsSince(check: CheckDoc, pingLogLimit: number, cursor: LiveCursor, size: number): Promise<{ rows: EventRow[]; cursor: LiveCursor }> {
   const floor = Math.max(prunedUpTo(check, pingLogLimit), cursor.since);
   // Pings are numbered up to the check's count: when the cursor is there, nothing newer can exist (the usual poll).
-  const { rows } = floor >= check.nPings ? { rows: [] } : await pingPage(check, prunedUpTo(check, pingLogLimit), { $gt: floor }, undefined, size);
+  const { rows } = floor >= check.nPings ? { rows: [] } : await pingPage(check, prunedUpTo(check, pingLogLimit), { above: floor, below: check.nPings + 1 }, undefined, size);
   const others = await otherRows(check, { from: new Date(cursor.after.getTime() + 1), until: null }, size, { flips: true, notifications: true });
   const all = newestFirst([...rows, ...others]);
   const newestPing = rows.find((row) => row.type === 'ping');

@@ -1,6 +1,7 @@
 /** Reading a check's ping log (behaviour.md §3.6 List pings, Get ping body). */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { Ping, type PingDoc } from '../../shared/models/ping.js';
+import { pingsInWindow } from '../../shared/pings/window.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
 import { notFound } from '../../shared/errors.js';
 import type { ListedPing } from '../presenters/ping.js';
@@ -14,7 +15,7 @@ const EMPTY_BODY = Buffer.alloc(0);
 /** The newest `min(ping_log_limit, 1000)` pings of a check, newest first, with `hasBody` instead of bodies. */
 export async function listPings(project: ProjectDoc, check: CheckDoc): Promise<ListedPing[]> {
   const limit = Math.min(project.pingLogLimit, MAX_LISTED_PINGS);
-  const pings = await Ping.find({ checkId: check._id }, { body: 0 }).sort({ n: -1 }).limit(limit).lean<PingDoc[]>();
+  const pings = await pingsInWindow({ checkId: check._id, above: 0, below: check.nPings + 1, size: limit, fields: { body: 0 } });
   if (pings.length === 0) return [];
   const oldest = pings[pings.length - 1].n;
   const withBody = await Ping.find(

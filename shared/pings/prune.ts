@@ -1,5 +1,6 @@
 /** Trimming a check's history (behaviour.md §4.3 step 12), run by the signal service on every 100th ping. */
 import { Ping } from '../models/ping.js';
+import { pingsInWindow } from './window.js';
 import { Flip } from '../models/flip.js';
 import { Notification } from '../models/notification.js';
 import { Project } from '../models/project.js';
@@ -19,7 +20,7 @@ export async function pruneCheckHistory(check: Pick<CheckDoc, '_id' | 'projectId
   const project = await Project.findById(check.projectId, { pingLogLimit: 1 }).lean();
   if (!project) return;
   await Ping.deleteMany({ checkId: check._id, n: { $lte: newestN - project.pingLogLimit } });
-  const oldest = await Ping.findOne({ checkId: check._id }, { created: 1 }).sort({ n: 1 }).lean();
+  const [oldest] = await pingsInWindow({ checkId: check._id, above: newestN - project.pingLogLimit, below: newestN + 1, size: 1, fields: { created: 1 } }, true);
   if (oldest) {
     await Notification.deleteMany({ checkId: check._id, created: { $lt: oldest.created }, state: { $in: ['delivered', 'failed'] } });
   }

@@ -1,14 +1,17 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject, type TestProject } from '../../../helpers/factories.js';
 import { Ping, type PingDoc } from '../../../../shared/models/ping.js';
+import { Check } from '../../../../shared/models/check.js';
 import type { CheckDoc } from '../../../../shared/models/check.js';
 import { api, BASE_URL } from '../support.js';
 
 const T0 = Date.parse('2020-06-09T14:00:00.000Z');
 const at = (seconds: number): Date => new Date(T0 + seconds * 1000);
 
+/** Stores ping `n` of the check, which counts it as the store does (`n_pings` is the highest number). */
 async function addPing(check: CheckDoc, n: number, fields: Partial<PingDoc> = {}): Promise<void> {
   await Ping.create({ checkId: check._id, n, created: at(n), kind: 'success', ...fields });
+  await Check.updateOne({ _id: check._id }, { $max: { nPings: n } });
 }
 
 describe('GET /api/v3/checks/<uuid>/pings/', () => {
