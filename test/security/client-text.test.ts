@@ -35,10 +35,13 @@ function stringFields(schema: Joi.ObjectSchema): { name: string; array: boolean 
   });
 }
 
+/** A field whose refusal is the reference API's own message, kept word for word for its clients, rather than the field's name. */
+const REFERENCE_MESSAGES: Record<string, string> = { channels: 'invalid channel identifier: ' };
+
 /** What went wrong with one request, or null when its answer is allowed. */
 function verdict(res: supertest.Response, field: string, sample: (typeof SAMPLES)[number]): string | null {
   const error = typeof res.body?.error === 'string' ? res.body.error : res.text;
-  if (res.status === 400 && error.includes(field)) return null;
+  if (res.status === 400 && (error.includes(field) || (REFERENCE_MESSAGES[field] !== undefined && error.startsWith(REFERENCE_MESSAGES[field])))) return null;
   if (!sample.refused && res.status >= 200 && res.status < 300) return null;
   return `${field} with ${sample.label}: ${res.status} ${String(error).slice(0, 120)}`;
 }
@@ -75,7 +78,7 @@ describe('security: no 500 from any text a client sends', function () {
     const problems: string[] = [];
     for (const { name } of stringFields(channelSchema)) {
       for (const sample of SAMPLES) {
-        for (const [path, base] of [['/api/v3/integrations/', { kind: 'webhook', value: 'http://127.0.0.1:9/hook' }], [`/api/v3/integrations/${created.body.id}`, {}]] as const) {
+        for (const [path, base] of [['/api/v3/integrations/', { kind: 'webhook', value: 'http://127.0.0.1:9/hook' }], [`/api/v3/integrations/${created.body.id}`, { kind: 'webhook', value: 'http://127.0.0.1:9/hook' }]] as const) {
           const res = await api.post(path).set('X-Api-Key', built.apiKey).send({ ...base, [name]: sample.text });
           const bad = verdict(res, name, sample);
           if (bad) problems.push(`${path} ${bad}`);
