@@ -127,7 +127,7 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(accountRouter(options, limits, sessions, deps.clock));
   pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
   pages.use(securityKeysRouter(options, deps.clock));
-  pages.use(accountPageRouter(sessions, limits, deps.redis));
+  pages.use(accountPageRouter(sessions, limits, deps.redis, deps.clock));
   pages.use(recoveryRouter(options, limits, sessions, deps.clock));
   pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
   pages.use(projectsRouter(deps.clock, deps.redis));

@@ -11,6 +11,7 @@ import { authenticate } from '../../shared/services/users.js';
 import { freePort } from '../helpers/services.js';
 import { OIDC_CLIENT, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { oidcSignIn } from '../helpers/oidc-login.js';
+import { providerDidMfa } from '../../server/pages/sso.js';
 import { buildUser, csrfOf, PASSWORD, webAgent } from '../helpers/web.js';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
@@ -88,5 +89,23 @@ describe('security: single sign-on into an existing account', () => {
     await User.updateOne({ _id: user._id }, { $set: { ssoLinked: true } });
     expect((await oidcSignIn(agent(), 'ivy')).headers.location).to.equal('/signin/two-factor');
     expect((await User.findById(user._id).lean())?.totp).to.have.length(1);
+  });
+
+  it('lets an account single sign-on made close itself with a recent sign-in, without a reset link', async () => {
+    const browser = agent();
+    expect((await oidcSignIn(browser, 'newcomer')).headers.location).to.equal('/projects/');
+    const page = await browser.get('/account/close');
+    const res = await browser.post('/account/close').type('form').send({ _csrf: csrfOf(page.text), password: '' });
+    expect(res.status).to.equal(200);
+    expect(res.text).to.contain('Account closed');
+    expect(await User.exists({ email: 'newcomer@example.org' })).to.equal(null);
+  });
+
+  it('reads multi-factor authentication at the provider from the ID token’s amr, or an acr the operator names', () => {
+    expect(providerDidMfa({ amr: ['pwd', 'otp'] }, [])).to.equal(true);
+    expect(providerDidMfa({ amr: ['hwk'] }, [])).to.equal(true);
+    expect(providerDidMfa({ amr: ['pwd'], acr: 'urn:example:mfa' }, ['urn:example:mfa'])).to.equal(true);
+    expect(providerDidMfa({ amr: ['pwd'], acr: 'urn:example:password' }, ['urn:example:mfa'])).to.equal(false);
+    expect(providerDidMfa({ amr: 'mfa' }, [])).to.equal(false);
   });
 });
