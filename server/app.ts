@@ -67,18 +67,19 @@ export function createWebHandler(deps: AppDeps): RequestListener {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Every answer, JSON and errors included: a browser never guesses another type than the one sent.
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
   app.set('etag', false);
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
+  // Settings before the first app.use(): the router is made then, with the routing settings of that moment.
   app.set('case sensitive routing', true);
   const ops = deps.ops ?? config.ops;
   const web = deps.web ?? webOptionsOf();
   // `req.ip` and `req.secure` (the session's Secure cookie) believe X-Forwarded-* only from TRUSTED_PROXIES (server/proxy.ts).
   app.set('trust proxy', expressTrustOf(web));
+  // Every answer, JSON and errors included: a browser never guesses another type than the one sent.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   // First: public status pages take the crowds, answered from a cache (server/status/routes.ts).
   app.use(statusRouter(deps, web));
 
