@@ -23,6 +23,7 @@ import { opsRouter } from './routes/ops.js';
 import { pagesRouter } from './pages/index.js';
 import { webOptionsOf } from './pages/options.js';
 import { statusRouter } from './status/routes.js';
+import { expressTrustOf } from './proxy.js';
 import { isDbReachable } from '../shared/db.js';
 import { config } from '../shared/config.js';
 import type { AppDeps } from './deps.js';
@@ -52,6 +53,7 @@ export function createWebHandler(deps: AppDeps): RequestListener {
   const app = createApp(deps);
   const ping = pingListener(deps);
   return (req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (isPingPath(splitUrl(req.url ?? '').path)) ping(req, res);
     else app(req, res);
   };
@@ -67,10 +69,19 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
+  // Settings before the first app.use(): the router is made then, with the routing settings of that moment.
   app.set('case sensitive routing', true);
   const ops = deps.ops ?? config.ops;
+  const web = deps.web ?? webOptionsOf();
+  // `req.ip` and `req.secure` (the session's Secure cookie) believe X-Forwarded-* only from TRUSTED_PROXIES (server/proxy.ts).
+  app.set('trust proxy', expressTrustOf(web));
+  // Every answer, JSON and errors included: a browser never guesses another type than the one sent.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   // First: public status pages take the crowds, answered from a cache (server/status/routes.ts).
-  app.use(statusRouter(deps, deps.web ?? webOptionsOf()));
+  app.use(statusRouter(deps, web));
 
   const api = apiRouter(deps);
   for (const version of API_VERSIONS) {

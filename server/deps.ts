@@ -5,6 +5,8 @@ import type { OpsConfig } from '../shared/config-ops.js';
 import type { PingJournal } from '../shared/pings/journal.js';
 import type { Queues } from '../shared/queues/index.js';
 import type { WebOptions } from './pages/options.js';
+import type { ProxySettings } from './proxy.js';
+import { config } from '../shared/config.js';
 
 /** What the web process shares between requests. */
 export interface AppDeps {
@@ -20,4 +22,11 @@ export interface AppDeps {
   web?: WebOptions;
   /** Proxies in front whose headers the ping log believes (server/proxy.ts); default `config.trustProxy` (tests pass their own). */
   trustProxy?: number;
+  /** Peers that may be those proxies (server/proxy.ts); default `config.trustedProxies` (tests pass their own). */
+  trustedProxies?: readonly string[];
+}
+
+/** The proxy settings of the app: the deps' own, else the configuration's. */
+export function proxyOf(deps: Pick<AppDeps, 'trustProxy' | 'trustedProxies'>): ProxySettings {
+  return { trustProxy: deps.trustProxy ?? config.trustProxy, trustedProxies: deps.trustedProxies ?? config.trustedProxies };
 }

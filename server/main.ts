@@ -13,6 +13,7 @@ import { listen } from './http.js';
 import { connectDb, disconnectDb } from '../shared/db.js';
 import '../shared/models/index.js';
 import { config } from '../shared/config.js';
+import { proxyWarnings } from '../shared/config-proxy.js';
 import { logger } from '../shared/logger.js';
 import { systemClock } from '../shared/clock.js';
 import { createRedis } from '../shared/queues/connections.js';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const http = await listen(createWebHandler({ clock: systemClock, redis, queues, journal }), config.port);
   log.info({ port: http.port }, 'listening');
   // This process speaks plain HTTP: an https BASE_URL means a proxy, whose X-Forwarded-Proto the Secure cookie needs.
-  if (config.baseUrl.startsWith('https:') && config.trustProxy === 0) log.warn('BASE_URL is https but TRUST_PROXY is 0: sessions cannot sign in behind the proxy; set TRUST_PROXY=1');
+  for (const warning of proxyWarnings(config, config.sso.remoteUserHeader, config.baseUrl)) log.warn(warning);
   onShutdown(async () => {
     await http.close();
     await journal.stop();

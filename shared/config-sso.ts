@@ -11,6 +11,8 @@ export interface OidcConfig {
   readonly allowedDomains: readonly string[];
   /** The sign-in page's button text. */
   readonly label: string;
+  /** ID token `acr` values that mean the provider did multi-factor authentication (OIDC_MFA_ACR); `amr` is read besides. */
+  readonly mfaAcr?: readonly string[];
 }
 
 /** Single sign-on settings. */
@@ -30,6 +32,7 @@ export interface SsoEnv {
   readonly OIDC_CLIENT_SECRET: string;
   readonly OIDC_ALLOWED_DOMAINS: string;
   readonly OIDC_LABEL: string;
+  readonly OIDC_MFA_ACR: string;
   readonly REMOTE_USER_HEADER: string;
   readonly PASSWORD_SIGNIN: boolean;
 }
@@ -41,6 +44,7 @@ export const ssoSchemaKeys = {
   OIDC_CLIENT_SECRET: Joi.string().allow('').default(''),
   OIDC_ALLOWED_DOMAINS: Joi.string().allow('').default(''),
   OIDC_LABEL: Joi.string().default('Sign in with single sign-on'),
+  OIDC_MFA_ACR: Joi.string().allow('').default(''),
   REMOTE_USER_HEADER: Joi.string().pattern(/^[A-Za-z0-9-]+$/).allow('').default(''),
   PASSWORD_SIGNIN: Joi.boolean().truthy('1').falsy('0').default(true),
 };
@@ -53,7 +57,7 @@ export const ssoSchemaKeys = {
  */
 export function ssoConfigOf(value: SsoEnv, trustProxy: number): SsoConfig {
   if (value.OIDC_ISSUER && value.OIDC_CLIENT_ID === '') throw new Error('bad configuration: OIDC_ISSUER needs OIDC_CLIENT_ID (and usually OIDC_CLIENT_SECRET)');
-  if (value.REMOTE_USER_HEADER !== '' && trustProxy === 0) throw new Error('bad configuration: REMOTE_USER_HEADER needs TRUST_PROXY (the proxy that sets it)');
+  if (value.REMOTE_USER_HEADER !== '' && trustProxy === 0) throw new Error('bad configuration: REMOTE_USER_HEADER needs TRUST_PROXY and TRUSTED_PROXIES (the proxy that sets it)');
   const oidc = value.OIDC_ISSUER
     ? {
         issuer: value.OIDC_ISSUER,
@@ -61,6 +65,7 @@ export function ssoConfigOf(value: SsoEnv, trustProxy: number): SsoConfig {
         clientSecret: value.OIDC_CLIENT_SECRET,
         allowedDomains: value.OIDC_ALLOWED_DOMAINS.split(',').map((d) => d.trim().toLowerCase()).filter((d) => d !== ''),
         label: value.OIDC_LABEL,
+        mfaAcr: value.OIDC_MFA_ACR.split(',').map((v) => v.trim()).filter((v) => v !== ''),
       }
     : null;
   const remoteUserHeader = value.REMOTE_USER_HEADER === '' ? null : value.REMOTE_USER_HEADER.toLowerCase();

@@ -4,13 +4,14 @@ import { notifyConfigOf, notifySchemaKeys, type NotifyConfig, type NotifyEnv } f
 import { opsConfigOf, opsSchemaKeys, type OpsConfig, type OpsEnv } from './config-ops.js';
 import { ssoConfigOf, ssoSchemaKeys, type SsoConfig, type SsoEnv } from './config-sso.js';
 import { redisConfigOf, redisSchemaKeys, type RedisConfig, type RedisEnv } from './config-redis.js';
+import { proxyConfigOf, proxySchemaKeys, type ProxyConfig, type ProxyEnv } from './config-proxy.js';
 
 export { LOCAL_REDIS_URL } from './config-redis.js';
 
 export type { NotifyConfig } from './config-notify.js';
 
 /** The service's settings. Durations say their unit in the name. */
-export interface Config extends RedisConfig {
+export interface Config extends RedisConfig, ProxyConfig {
   readonly nodeEnv: string;
   /** HTTP port of the web process. */
   readonly port: number;
@@ -20,8 +21,6 @@ export interface Config extends RedisConfig {
   readonly mongodbUri: string;
   /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
   readonly mongodbUriGiven: boolean;
-  /** Proxies in front of the web process whose X-Forwarded-For/-Proto are believed (server/proxy.ts); 0 (the default) believes none. */
-  readonly trustProxy: number;
   readonly logLevel: string;
   /** Secret for badge signatures (behaviour.md §3.12); never the development value in production. */
   readonly secretKey: string;
@@ -87,12 +86,11 @@ export const DEVELOPMENT_SECRET_KEY = 'insecure-development-secret';
  * The environment as the schema below returns it: converted, defaults applied
  * (optional: the variables without a default).
  */
-interface Env extends NotifyEnv, OpsEnv, RedisEnv, SsoEnv {
+interface Env extends NotifyEnv, OpsEnv, RedisEnv, SsoEnv, ProxyEnv {
   readonly NODE_ENV: string;
   readonly PORT: number;
   readonly BASE_URL?: string;
   readonly MONGODB_URI?: string;
-  readonly TRUST_PROXY: number | boolean;
   readonly LOG_LEVEL: string;
   readonly SECRET_KEY: string;
   readonly SITE_NAME: string;
@@ -124,8 +122,6 @@ const schema = Joi.object<Env>({
   PORT: Joi.number().integer().min(0).max(65535).default(8000),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
-  // A hop count; `true` is one proxy (Heroku's router), `false` none.
-  TRUST_PROXY: Joi.alternatives().try(Joi.number().integer().min(0).max(10), Joi.boolean()).default(0),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   SECRET_KEY: Joi.when('NODE_ENV', {
     is: 'production',
@@ -169,6 +165,7 @@ const schema = Joi.object<Env>({
   ...opsSchemaKeys,
   ...redisSchemaKeys,
   ...ssoSchemaKeys,
+  ...proxySchemaKeys,
 }).unknown(true);
 
 /**
@@ -181,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const { value } = result;
   const port = value.PORT;
   const baseUrl = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const trustProxy = typeof value.TRUST_PROXY === 'boolean' ? Number(value.TRUST_PROXY) : value.TRUST_PROXY;
+  const proxy = proxyConfigOf(value);
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     ...redisConfigOf(value, env),
@@ -189,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     baseUrl,
     mongodbUri: value.MONGODB_URI ?? LOCAL_MONGODB_URI,
     mongodbUriGiven: value.MONGODB_URI !== undefined,
-    trustProxy,
+    ...proxy,
     logLevel: value.LOG_LEVEL,
     secretKey: value.SECRET_KEY,
     siteName: value.SITE_NAME,
@@ -216,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     registrationOpen: value.REGISTRATION_OPEN,
     notify: Object.freeze(notifyConfigOf(value, baseUrl, value.SITE_NAME, value.SECRET_KEY)),
     ops: Object.freeze(opsConfigOf(value)),
-    sso: Object.freeze(ssoConfigOf(value, trustProxy)),
+    sso: Object.freeze(ssoConfigOf(value, proxy.trustProxy)),
   });
 }
 

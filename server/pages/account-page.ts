@@ -17,6 +17,7 @@ import { currentUser, render } from './render.js';
 import { fieldOf, listOf, ticked } from './forms.js';
 import type { UserSessions } from './sessions.js';
 import type { AccountLimits } from './limits.js';
+import type { Clock } from '../../shared/clock.js';
 
 /** The projects whose only owner is `userId`, by name. */
 async function soleOwned(userId: string): Promise<ProjectDoc[]> {
@@ -33,7 +34,7 @@ export async function accountPage(req: Request, res: Response, sessions: UserSes
 }
 
 /** Routes of the account page's sessions, projects and closing. */
-export function accountPageRouter(sessions: UserSessions, limits: AccountLimits, redis: Redis): Router {
+export function accountPageRouter(sessions: UserSessions, limits: AccountLimits, redis: Redis, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/account/', requireUser, (req, res) => accountPage(req, res, sessions));
 
@@ -63,7 +64,12 @@ export function accountPageRouter(sessions: UserSessions, limits: AccountLimits,
   router.post('/account/close', requireUser, async (req, res) => {
     const user = currentUser(res)!;
     if (!(await limits.secondFactor(req, user._id))) return closePage(req, res, 'Too many attempts. Wait a minute, then try again.', 429);
-    if (!(await authenticate(user.email, fieldOf(req, 'password')))) return closePage(req, res, 'The password is wrong.', 400);
+    // An account single sign-on made has a password nobody knows: a sign-in within sudo mode's minutes stands for it.
+    const password = fieldOf(req, 'password');
+    const recentSso = user.ssoLinked === true && password === '' && (req.session.sudoUntil ?? 0) > clock().getTime();
+    if (!recentSso && !(await authenticate(user.email, password))) {
+      return closePage(req, res, user.ssoLinked ? 'The password is wrong: without one, sign in again through single sign-on, then close within minutes.' : 'The password is wrong.', 400);
+    }
     const sole = await soleOwned(user._id);
     if (sole.length > 0 && !ticked(req, 'delete_projects')) return closePage(req, res, 'Tick the box to delete the projects only you own, or give them another owner first.', 400);
     // Only the projects the page named go with the account: one left to the user alone since then stops the closing.

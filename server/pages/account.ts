@@ -49,7 +49,7 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, sessi
     const next = safeNext(fieldOf(req, 'next'));
     if (!options.sso.passwordSignIn) throw new AppError(403, 'password sign-in is turned off on this site: use single sign-on');
     if (!(await limiter.signIn(req, email))) {
-      return signInPage(req, res, { email, next, error: 'Too many sign-in attempts. Wait a minute, then try again.' }, 429);
+      return signInPage(req, res, { email, next, error: 'Too many sign-in attempts. Wait a minute, then try again: a sign-in link by email still works.' }, 429);
     }
     const user = await authenticate(email, fieldOf(req, 'password'));
     if (!user) return signInPage(req, res, { email, next, error: 'Wrong email address or password.' }, 400);

@@ -5,15 +5,16 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { CheckDoc } from '../../shared/models/check.js';
-import { Project, type ProjectDoc } from '../../shared/models/project.js';
+import type { ProjectDoc } from '../../shared/models/project.js';
 import { AppError } from '../../shared/errors.js';
-import { CAN, projectsOf, roleOf } from '../../shared/services/members.js';
+import { CAN } from '../../shared/services/members.js';
+import { accessTo, projectsSeenBy } from '../../shared/services/access.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { checkEmailAddress } from '../../shared/domain/email.js';
 import { slugify } from '../../shared/domain/slug.js';
 import { config } from '../../shared/config.js';
 import { recordPings, type PingItem } from '../../shared/pings/record.js';
-import type { AppDeps } from '../deps.js';
+import { proxyOf, type AppDeps } from '../deps.js';
 import { handlePing } from '../ping/service.js';
 import { clientAddressOf, schemeOf } from '../proxy.js';
 import * as checks from '../services/checks.js';
@@ -39,22 +40,23 @@ function pageOf(check: CheckDoc): string {
 }
 
 /**
- * The project a check is moved to, from the form's `project`.
- * @throws AppError(400) when none or the check's own is chosen; AppError(403) when the user may not write to it (or is no member of it).
+ * The project a check is moved to, from the form's `project`: one the user may see (shared/services/access.ts) and write to.
+ * @throws AppError(400) when none or the check's own is chosen; AppError(403) when the user may not write to it (or
+ *   is no member of it), or it needs a second factor the user lacks.
  */
 async function targetOf(req: Request, res: Response, check: CheckDoc): Promise<ProjectDoc> {
   const id = fieldOf(req, 'project');
   if (id === check.projectId) throw new AppError(400, 'the check is already in this project: choose another one');
-  const role = UUID_RE.test(id) ? await roleOf(id, currentUser(res)!._id) : null;
-  const target = role && CAN.write(role) ? await Project.findById(id).lean<ProjectDoc>() : null;
-  if (!target) throw new AppError(403, `you may not add checks to that project${role ? ` (your role there: ${ROLE_LABELS[role]})` : ''}: choose one where you are read-write or owner`);
-  return target;
+  const access = UUID_RE.test(id) ? await accessTo(currentUser(res)!, id) : null;
+  if (access?.visibility === 'locked') throw new AppError(403, 'that project asks every member for a second factor: add one to your account before moving checks into it');
+  if (!access || !CAN.write(access.role)) throw new AppError(403, `you may not add checks to that project${access ? ` (your role there: ${ROLE_LABELS[access.role]})` : ''}: choose one where you are read-write or owner`);
+  return access.project;
 }
 
 /** Routes of the check actions; registered before the check page, whose view gets {@link CheckActionsView} as `it.actions`. */
 export function checkActionsRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const hops = deps.trustProxy ?? config.trustProxy;
+  const proxy = proxyOf(deps);
 
   // The check page's extras, for read-write members: set here and passed to the view by render() (res.locals.pageData), then the page's route runs.
   // Only a check's own path: `checks/new/` and the like belong to the editor's routes.
@@ -63,7 +65,7 @@ export function checkActionsRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     if (CAN.write(role)) {
-      const targets = (await projectsOf(currentUser(res)!._id))
+      const targets = (await projectsSeenBy(currentUser(res)!)).open
         .filter((m) => CAN.write(m.role) && m.project._id !== project._id)
         .map((m) => ({ id: m.project._id, name: m.project.name || 'Unnamed project' }));
       const email = checkEmailAddress(check._id, config.pingEmailDomain);
@@ -75,7 +77,7 @@ export function checkActionsRouter(deps: AppDeps): Router {
   router.post(`${ONE}ping`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
     const user = currentUser(res)!;
-    const meta = { scheme: schemeOf(req, hops), remoteAddr: clientAddressOf(req, hops), method: 'POST', ua: `hc-monitor web app (${user.email})`, body: null };
+    const meta = { scheme: schemeOf(req, proxy), remoteAddr: clientAddressOf(req, proxy), method: 'POST', ua: `hc-monitor web app (user ${user._id})`, body: null };
     const pingDeps = { ...deps, journal: undefined, record: async (item: PingItem) => (await recordPings(deps, [item]))[0] };
     await handlePing(pingDeps, { target: { by: 'uuid', uuid: check._id }, action: 'success', exitStatus: null, rid: undefined, create: false, meta });
     req.session.notice = 'Ping sent: it is in the check\u2019s log as any other ping.';

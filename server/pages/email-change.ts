@@ -1,14 +1,18 @@
 /**
- * Changing an account's address (docs/web-app.md): asked on the account page with the password, confirmed by a link
- * mailed to the new address; until then the old address stays. An address that has an account gets a notice instead
- * of a link, and the page answers the same either way, so nobody learns which addresses have one. The old address is
- * told once the change is made.
+ * Changing an account's address (docs/web-app.md; docs/security.md: the address is a credential): asked on the account
+ * page with the password and, for an account with a second factor, a code from it (or a factor proved within sudo
+ * mode's minutes), confirmed by a link mailed to the new address; until then the old address stays. An address that
+ * has an account gets a notice instead of a link, and the page answers the same either way, so nobody learns which
+ * addresses have one. The change signs out every other session, and the old address is mailed a link that undoes it
+ * for 7 days.
  */
 import { Router, type Request, type Response } from 'express';
 import { logger } from '../../shared/logger.js';
 import { config } from '../../shared/config.js';
 import { authenticate, changeEmail, normaliseEmail, userByEmail } from '../../shared/services/users.js';
-import { issueLink, usableLink, useLink } from '../../shared/services/account-links.js';
+import { issueLink, undoEmailChange, usableLink, useLink } from '../../shared/services/account-links.js';
+import { hasSecondFactor, verifySecondFactor } from '../../shared/services/second-factor.js';
+import { SUDO_MS } from './sessions.js';
 import type { UserDoc } from '../../shared/models/user.js';
 import { AppError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
@@ -35,7 +39,17 @@ async function mailConfirmation(user: UserDoc, address: string, options: WebOpti
   await sendServiceMail(options, { to: address, subject: `Confirm your new address · ${site}`, paragraphs, link: { href: `${options.baseUrl}/account/email/${token}`, label: 'Confirm this address' } });
 }
 
-/** Routes of `/account/email` and its links. */
+/** Mails the old address that the change was made, with the link that undoes it (7 days). Runs after the answer was sent. */
+async function mailUndo(user: UserDoc, newEmail: string, epoch: number, options: WebOptions, now: Date): Promise<void> {
+  const token = await issueLink('undo', { _id: user._id, email: newEmail, sessionEpoch: epoch }, now, options.secretKey, user.email);
+  const paragraphs = [
+    `The address of your account on ${config.siteName} is now ${newEmail}; mail for the account goes there, and its other sessions were signed out.`,
+    'If you did not make this change, the link below gives the account this address back and signs everyone out. It works once, for 7 days.',
+  ];
+  await sendServiceMail(options, { to: user.email, subject: `Your address was changed · ${config.siteName}`, paragraphs, link: { href: `${options.baseUrl}/account/email/undo/${token}`, label: 'Undo this change' } });
+}
+
+/** Routes of `/account/email`, its confirmation links and the undo link mailed to the old address. */
 export function emailChangeRouter(options: WebOptions, limits: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const refuse = (req: Request, res: Response, error: string, status: number) => accountPage(req, res, sessions, { emailError: error, newEmail: fieldOf(req, 'email') }, status);
@@ -50,6 +64,11 @@ export function emailChangeRouter(options: WebOptions, limits: AccountLimits, se
     }
     if (!(await limits.confirm(req, address))) return refuse(req, res, 'Too many confirmations asked for this address or from here. Wait an hour, then try again.', 429);
     if (!(await authenticate(user.email, fieldOf(req, 'password')))) return refuse(req, res, 'The current password is wrong.', 400);
+    // The address is a credential: with a second factor, this change needs it too, recent or typed here.
+    const factorRecent = (req.session.factorAt ?? 0) > clock().getTime() - SUDO_MS;
+    if (hasSecondFactor(user) && !factorRecent && !(await verifySecondFactor(user._id, fieldOf(req, 'code')))) {
+      return refuse(req, res, 'Confirm with your second factor: type a code from your authenticator app (or a recovery code).', 400);
+    }
     if (address === user.email) return refuse(req, res, 'This is your address already.', 400);
     mailConfirmation(user, address, options, clock()).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot mail an address confirmation'));
     req.session.notice = `We emailed a link to ${address}: open it to make it your address. Until then your address stays ${user.email}.`;
@@ -63,11 +82,24 @@ export function emailChangeRouter(options: WebOptions, limits: AccountLimits, se
   });
   router.post('/account/email/:token', async (req, res) => {
     const { link, user } = await useLink('email', String(req.params.token), clock(), options.secretKey);
-    if (!(await changeEmail(user, link.newEmail))) throw new AppError(409, 'this address cannot be used: it belongs to an account now');
-    const paragraphs = [`The address of your account on ${config.siteName} is now ${link.newEmail}; mail for the account goes there.`, 'If you did not make this change, contact the site\'s operator.'];
-    sendServiceMail(options, { to: user.email, subject: `Your address was changed · ${config.siteName}`, paragraphs }).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot tell the old address'));
-    req.session.notice = `Your address is now ${link.newEmail}.`;
-    res.redirect(303, currentUser(res)?._id === user._id ? '/account/' : '/signin/');
+    const epoch = await changeEmail(user, link.newEmail);
+    if (epoch === null) throw new AppError(409, 'this address cannot be used: it belongs to an account now');
+    const mine = currentUser(res)?._id === user._id;
+    // Every other session is signed out by the new epoch; this one keeps going when it is the account's.
+    if (mine) req.session.epoch = epoch;
+    mailUndo(user, link.newEmail, epoch, options, clock()).catch((err: unknown) => log.warn({ err: String(err) }, 'cannot tell the old address'));
+    req.session.notice = `Your address is now ${link.newEmail}; your other sessions are signed out.`;
+    res.redirect(303, mine ? '/account/' : '/signin/');
+  });
+
+  router.get('/account/email/undo/:token', (req, res) => {
+    const text = 'Give your account its old address back? Every session of the account is signed out.';
+    render(req, res, 'link-confirm', { title: 'Undo the address change', heading: 'Undo the address change', text, action: req.originalUrl, button: 'Undo the change' });
+  });
+  router.post('/account/email/undo/:token', async (req, res) => {
+    const { email } = await undoEmailChange(String(req.params.token), clock(), options.secretKey);
+    const text = `The account’s address is ${email} again and every session is signed out. If the password was changed as well, set a new one with “Forgot your password?” on the sign-in page.`;
+    render(req, res, 'link-done', { title: 'Address change undone', heading: 'Address change undone', text });
   });
   return router;
 }

@@ -11,7 +11,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../shared/clock.js';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { liveStatus } from '../../shared/domain/status.js';
-import { projectsOf, type MemberProject } from '../../shared/services/members.js';
+import type { MemberProject } from '../../shared/services/members.js';
+import { projectsSeenBy, type Viewer } from '../../shared/services/access.js';
 import { currentUser } from './render.js';
 
 /**
@@ -26,24 +27,27 @@ export async function downCountOf(projectId: string, now: Date): Promise<number>
   return stored + due;
 }
 
-/** A project of the header's switcher. */
+/** A project of the header's switcher; a locked one (shared/services/access.ts) counts nothing. */
 export interface GlanceProject {
   id: string;
   name: string;
   down: number;
+  locked: boolean;
 }
 
 /** What every page of a signed-in user shows: `res.locals.glance`. */
 export interface Glance {
   projects: GlanceProject[];
-  /** Down checks over all the user's projects. */
+  /** Down checks over all the user's open projects. */
   down: number;
 }
 
-/** The user's projects by name with each one's down count at `now`, and their sum. */
-export async function glanceAt(userId: string, now: Date): Promise<Glance> {
-  const projects = await Promise.all((await projectsOf(userId)).map(async ({ project }) => ({ id: project._id, name: project.name, down: await downCountOf(project._id, now) })));
-  return { projects, down: projects.reduce((sum, p) => sum + p.down, 0) };
+/** The user's projects by name with each open one's down count at `now`, and their sum; locked ones count nothing. */
+export async function glanceAt(viewer: Viewer, now: Date): Promise<Glance> {
+  const { open, locked } = await projectsSeenBy(viewer);
+  const counted = await Promise.all(open.map(async ({ project }) => ({ id: project._id, name: project.name, down: await downCountOf(project._id, now), locked: false })));
+  const projects = [...counted, ...locked.map(({ project }) => ({ id: project._id, name: project.name, down: 0, locked: true }))].sort((a, b) => a.name.localeCompare(b.name));
+  return { projects, down: counted.reduce((sum, p) => sum + p.down, 0) };
 }
 
 /**
@@ -69,7 +73,7 @@ export function glanceOf(clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const user = currentUser(res);
     if (user && req.method === 'GET' && !req.path.endsWith('.json')) {
-      res.locals.glance = await glanceAt(user._id, clock());
+      res.locals.glance = await glanceAt(user, clock());
     }
     next();
   };
@@ -81,16 +85,20 @@ export type ProjectCounts = Record<'down' | 'grace' | 'up' | 'paused' | 'new', n
 /** The fields the counts read. */
 const COUNT_FIELDS = { projectId: 1, kind: 1, timeout: 1, grace: 1, schedule: 1, tz: 1, status: 1, lastPing: 1, lastStart: 1, lastStartRid: 1, manualResume: 1 } as const;
 
+/** A project of the list: its counts, or null when it is locked to the user (shared/services/access.ts). */
+export type ListedProject = MemberProject & { counts: ProjectCounts | null };
+
 /**
- * The user's projects with their counts per live status at `now` (behaviour.md §2.3), most down first, then most
- * late, then by name.
+ * The user's open projects with their counts per live status at `now` (behaviour.md §2.3), most down first, then most
+ * late, then by name; then the locked ones by name, without counts.
  */
-export async function projectsWithCounts(userId: string, now: Date): Promise<(MemberProject & { counts: ProjectCounts })[]> {
-  const projects = await projectsOf(userId);
+export async function projectsWithCounts(viewer: Viewer, now: Date): Promise<ListedProject[]> {
+  const { open: projects, locked } = await projectsSeenBy(viewer);
   const counts = new Map(projects.map(({ project }) => [project._id, { down: 0, grace: 0, up: 0, paused: 0, new: 0 }]));
   const docs = await Check.find({ projectId: { $in: [...counts.keys()] } }, COUNT_FIELDS).lean<Pick<CheckDoc, keyof typeof COUNT_FIELDS>[]>();
   for (const doc of docs) counts.get(doc.projectId)![liveStatus(doc, now)]++;
-  return projects
+  const listed = projects
     .map((member) => ({ ...member, counts: counts.get(member.project._id)! }))
     .sort((a, b) => b.counts.down - a.counts.down || b.counts.grace - a.counts.grace || a.project.name.localeCompare(b.project.name));
+  return [...listed, ...locked.map((member) => ({ ...member, counts: null }))];
 }

@@ -5,11 +5,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../shared/clock.js';
 import type { ProjectDoc } from '../../shared/models/project.js';
-import { Project } from '../../shared/models/project.js';
 import type { Role } from '../../shared/models/membership.js';
-import { CAN, roleOf } from '../../shared/services/members.js';
+import { CAN } from '../../shared/services/members.js';
+import { accessTo } from '../../shared/services/access.js';
 import { findUser } from '../../shared/services/users.js';
-import { hasSecondFactor } from '../../shared/services/second-factor.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { currentUser } from './render.js';
@@ -50,7 +49,7 @@ export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-wri
 
 /**
  * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN); a member
- * without a second factor in a project that requires one is sent to add one (except to leave it: `leaving`). Without
+ * the project is locked to (shared/services/access.ts: it requires a second factor they lack) is sent to add one (except to leave it: `leaving`). Without
  * a user, a wall display's grant for the project (server/pages/wall-grant.ts) reads its checks as `ro`
  * (`res.locals.wall`).
  * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak
@@ -71,10 +70,10 @@ export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}):
       res.redirect(303, `/signin/?next=${encodeURIComponent(req.originalUrl)}`);
       return;
     }
-    const role = UUID_RE.test(projectId) ? await roleOf(projectId, user._id) : null;
-    const project = role ? await Project.findById(projectId).lean<ProjectDoc>() : null;
-    if (!role || !project) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
-    if (project.requireSecondFactor && !hasSecondFactor(user) && !leaving) {
+    const access = UUID_RE.test(projectId) ? await accessTo(user, projectId) : null;
+    if (!access) throw new AppError(404, 'no such project: it may have been deleted, or you are not a member');
+    const { project, role } = access;
+    if (access.visibility === 'locked' && !leaving) {
       req.session.notice = `The project “${project.name}” asks every member for a second factor: add an authenticator app (or a security key, from your account page) to open it.`;
       res.redirect(303, '/account/two-factor/totp');
       return;

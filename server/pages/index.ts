@@ -9,6 +9,7 @@ import { csrfSync } from 'csrf-sync';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../../shared/errors.js';
 import { logger } from '../../shared/logger.js';
+import { firstTextProblem } from '../../shared/domain/text.js';
 import { webOptionsOf } from './options.js';
 import { sessionMiddleware } from './session.js';
 import { accountLimits } from './limits.js';
@@ -49,7 +50,7 @@ const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.met
 /** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/?[^/]*|wall\/([^/]+)?)?$/;
+const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback|\/link)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/?[^/]*|wall\/([^/]+)?)?$/;
 /** Largest form body read, bytes. */
 const FORM_LIMIT = '64 KB';
 
@@ -67,11 +68,10 @@ function requestError(err: unknown): number | null {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
-/** Refuses a form with a NUL character in any field: no field takes one, and stores may refuse it. */
+/** Refuses a form with a NUL character (or a lone surrogate) in any field, naming it: no field takes one (shared/domain/text.ts). */
 const refuseNul: RequestHandler = (req, _res, next) => {
-  const body = req.body as Record<string, unknown> | undefined;
-  const values = Object.values(body ?? {}).flat();
-  next(values.some((value) => typeof value === 'string' && value.includes('\u0000')) ? new AppError(400, 'a field contains a NUL character, which no field takes') : undefined);
+  const found = firstTextProblem(req.body ?? {});
+  next(found ? new AppError(400, `the field “${found.path.replace(/\[\d+\]$/, '')}” ${found.problem}, which no field takes`) : undefined);
 };
 
 /** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, a request's own 4xx (body, path), anything else 500. */
@@ -120,14 +120,14 @@ export function pagesRouter(deps: AppDeps): Router {
   pages.use(glanceOf(deps.clock));
   const sessions = new UserSessions(deps.redis, options);
   pages.use(sessions.touch(deps.clock));
-  pages.use(remoteUser(options.sso.remoteUserHeader, sessions, deps.clock));
-  pages.use(oidcRouter(options, sessions, deps.clock));
+  pages.use(remoteUser(options, sessions, deps.clock));
   const limits = accountLimits(deps.redis, options);
+  pages.use(oidcRouter(options, sessions, limits, deps.clock));
   pages.use(accountDisplayRouter(sessions));
   pages.use(accountRouter(options, limits, sessions, deps.clock));
   pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
   pages.use(securityKeysRouter(options, deps.clock));
-  pages.use(accountPageRouter(sessions, limits, deps.redis));
+  pages.use(accountPageRouter(sessions, limits, deps.redis, deps.clock));
   pages.use(recoveryRouter(options, limits, sessions, deps.clock));
   pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
   pages.use(projectsRouter(deps.clock, deps.redis));
@@ -150,7 +150,7 @@ export function pagesRouter(deps: AppDeps): Router {
   // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
   router.use(unsubscribeRouter(options, deps.clock), pageErrors);
   router.use(docsFilesRouter());
-  router.use(reportsUnsubscribeRouter(options), pageErrors);
+  router.use(reportsUnsubscribeRouter(options, deps.clock), pageErrors);
   router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
   // Any other address a browser asks for: the 404 page, signed out (no session outside PAGE_PATH).
   router.use(pageNotFound);

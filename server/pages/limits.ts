@@ -65,7 +65,7 @@ export function accountLimits(redis: Redis, options: WebOptions): AccountLimits 
     const byEmail = new RateLimiterRedis({ storeClient: redis, duration, points: perEmail, keyPrefix: `${options.keyPrefix}:${name}-email` });
     const byClient = new RateLimiterRedis({ storeClient: redis, duration, points: perClient, keyPrefix: `${options.keyPrefix}:${name}-ip` });
     return async (req, who) => {
-      const client = clientAddressOf(req, options.trustProxy) ?? 'unknown';
+      const client = clientAddressOf(req, options) ?? 'unknown';
       const [clientOk, emailOk] = await Promise.all([take(byClient, client), take(byEmail, who.trim().toLowerCase())]);
       return clientOk && emailOk;
     };

@@ -14,6 +14,8 @@ export interface WebOptions {
   keyPrefix: string;
   /** Proxies in front whose X-Forwarded-For/-Proto are believed (server/proxy.ts), for the per-client limits and the session's Secure cookie. */
   trustProxy: number;
+  /** Peers that may be those proxies (TRUSTED_PROXIES); their REMOTE_USER_HEADER is believed too. */
+  trustedProxies: readonly string[];
   /** Single sign-on: OpenID Connect, a proxy's user header, whether passwords sign in (shared/config-sso.ts). */
   sso: SsoConfig;
   /** Relay of the account mails (invitations, reset and sign-in links, address confirmations): SMTP_URL. */
@@ -22,7 +24,7 @@ export interface WebOptions {
   fromEmail: string;
 }
 
-/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY, single sign-on, SMTP_URL and DEFAULT_FROM_EMAIL. */
+/** The service's settings: config.ts's SECRET_KEY, REGISTRATION_OPEN, BASE_URL, QUEUE_PREFIX, TRUST_PROXY, TRUSTED_PROXIES, single sign-on, SMTP_URL and DEFAULT_FROM_EMAIL. */
 export function webOptionsOf(): WebOptions {
   return {
     secretKey: config.secretKey,
@@ -30,6 +32,7 @@ export function webOptionsOf(): WebOptions {
     baseUrl: config.baseUrl,
     keyPrefix: `${config.queuePrefix}:web`,
     trustProxy: config.trustProxy,
+    trustedProxies: config.trustedProxies,
     sso: config.sso,
     smtpUrl: config.notify.smtpUrl,
     fromEmail: config.notify.fromEmail,

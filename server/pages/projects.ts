@@ -33,13 +33,13 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
   const sudo = requireSudo(clock, (req) => `/projects/${String(req.params.projectId)}/settings/`);
 
   const listPage = async (req: Request, res: Response, error = '', status = 200): Promise<void> => {
-    const projects = await projectsWithCounts(currentUser(res)?._id ?? '', clock());
+    const projects = await projectsWithCounts(currentUser(res)!, clock());
     render(req, res, 'projects', { title: 'Projects', projects, roleLabels: ROLE_LABELS, error }, status);
   };
   router.get('/projects/', requireUser, (req, res) => listPage(req, res));
   // The live title and favicon of the pages outside a project (static/list.js): the user's down count, 304 while unchanged.
   router.get('/projects/glance.json', requireUser, async (req, res) => {
-    sendLive(req, res, { down: (await glanceAt(currentUser(res)!._id, clock())).down, checks: [] });
+    sendLive(req, res, { down: (await glanceAt(currentUser(res)!, clock())).down, checks: [] });
   });
   // The header's project switcher without the script: its GET form names the project to open.
   router.get('/projects/go', requireUser, (req, res) => {

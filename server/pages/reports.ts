@@ -26,20 +26,22 @@ export function reportsRouter(options: WebOptions, clock: Clock): Router {
     res.redirect(303, '/account/#reports');
   });
   router.get('/account/reports/unsubscribe/:token', async (req, res) => {
-    const { userId, kind } = unsubscribeOf(String(req.params.token), options.secretKey);
-    const text = `Stop ${NAMES[kind]} to ${await emailOf(userId)}?`;
+    const { userId, kind } = unsubscribeOf(String(req.params.token), options.secretKey, clock());
+    // The account must still exist (410 otherwise); its address is not shown: whoever holds a forwarded link learns none.
+    await emailOf(userId);
+    const text = `Stop ${NAMES[kind]}?`;
     render(req, res, 'link-confirm', { title: 'Unsubscribe', heading: 'Unsubscribe', text, action: req.originalUrl, button: 'Unsubscribe' });
   });
   return router;
 }
 
 /** The POST of `/account/reports/unsubscribe/<token>`: outside the session and CSRF middleware (RFC 8058 one-click). */
-export function reportsUnsubscribeRouter(options: WebOptions): Router {
+export function reportsUnsubscribeRouter(options: WebOptions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.post('/account/reports/unsubscribe/:token', async (req, res) => {
-    const { userId, kind } = unsubscribeOf(String(req.params.token), options.secretKey);
-    const email = await turnOff(userId, kind);
-    const text = `${email} gets no more of ${NAMES[kind]}. Turn them on again on your account page.`;
+    const { userId, kind } = unsubscribeOf(String(req.params.token), options.secretKey, clock());
+    await turnOff(userId, kind);
+    const text = `This address gets no more of ${NAMES[kind]}. Turn them on again on your account page.`;
     render(req, res, 'link-done', { title: 'Unsubscribed', heading: 'Unsubscribed', text });
   });
   return router;

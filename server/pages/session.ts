@@ -24,8 +24,10 @@ declare module 'express-session' {
     seen?: number;
     /** Until when (ms since the epoch) sensitive changes need no new confirmation (sudo mode, server/pages/two-factor.ts). */
     sudoUntil?: number;
-    /** Between a right password and the second factor: who, their epoch, where to go, until when (ms). */
-    pending?: { userId: string; epoch: number; next: string; until: number };
+    /** Between a right password and the second factor: who, their epoch, where to go, until when (ms), whether it links single sign-on. */
+    pending?: { userId: string; epoch: number; next: string; until: number; link?: boolean };
+    /** When (ms since the epoch) this session last proved a second factor (the sign-in's second step, a confirmation with a code). */
+    factorAt?: number;
     /** The TOTP secret of an authenticator app being added, until its first code is typed. */
     totpSecret?: string;
     /** The challenge of the WebAuthn ceremony under way (server/pages/security-keys.ts), used once. */
@@ -49,7 +51,8 @@ export function sessionMiddleware(redis: Redis, options: WebOptions): RequestHan
     resave: false,
     saveUninitialized: false,
     rolling: true,
-    proxy: options.trustProxy > 0,
+    // Unset: express-session asks `req.secure`, which believes X-Forwarded-Proto only from a trusted proxy (server/app.ts).
+    proxy: undefined,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',

@@ -62,7 +62,7 @@ export class UserSessions {
   /** Records the request's new session (just signed in) for its user, with its device and address. */
   private async add(req: Request, userId: string, now: Date): Promise<void> {
     req.session.device = (req.get('user-agent') ?? '').slice(0, DEVICE_CHARS);
-    req.session.ip = clientAddressOf(req, this.options.trustProxy) ?? '';
+    req.session.ip = clientAddressOf(req, this.options) ?? '';
     req.session.since = req.session.seen = now.getTime();
     const key = this.keyOf(userId);
     await this.redis.multi().sadd(key, req.sessionID).pexpire(key, SESSION_TTL_MS).exec();

@@ -19,17 +19,19 @@ import type { AccountLimits } from './limits.js';
 import type { WebOptions } from './options.js';
 import { relyingPartyOf, takeChallenge } from './security-keys.js';
 import { verifySecurityKey } from '../../shared/services/webauthn.js';
+import { linkSso } from './sso-link.js';
 
 /** How long the second step may follow the password, milliseconds. */
 const SECOND_STEP_MS = 5 * 60_000;
 
 /**
- * After a right password: a new session that holds only who is signing in (not signed in yet) until the second factor.
+ * After a right password (or the identity provider's answer): a new session that holds only who is signing in (not
+ * signed in yet) until the second factor; with `link`, the factor also links the account to single sign-on.
  * @returns The second step's path.
  */
-export async function awaitSecondFactor(req: Request, user: UserDoc, next: string, now: Date): Promise<string> {
+export async function awaitSecondFactor(req: Request, user: UserDoc, next: string, now: Date, { link = false } = {}): Promise<string> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
-  req.session.pending = { userId: user._id, epoch: user.sessionEpoch ?? 0, next, until: now.getTime() + SECOND_STEP_MS };
+  req.session.pending = { userId: user._id, epoch: user.sessionEpoch ?? 0, next, until: now.getTime() + SECOND_STEP_MS, ...(link ? { link } : {}) };
   return '/signin/two-factor';
 }
 
@@ -57,7 +59,9 @@ export function twoFactorRouter(options: WebOptions, sessions: UserSessions, lim
     const answer = fieldOf(req, 'answer');
     const ok = answer !== '' ? await verifySecurityKey(user._id, answer, takeChallenge(req), rp) : await verifySecondFactor(user._id, fieldOf(req, 'code'));
     if (!ok) return stepPage(req, res, answer !== '' ? 'That security key was not accepted.' : 'That code is not right, or has been used already.', 400);
+    if (pending.link) await linkSso(user._id);
     await sessions.signIn(req, user, clock());
+    req.session.factorAt = clock().getTime();
     res.redirect(303, safeNext(pending.next));
   });
 
@@ -71,6 +75,7 @@ export function twoFactorRouter(options: WebOptions, sessions: UserSessions, lim
     const ok = password !== '' ? Boolean(await authenticate(user.email, password)) : await verifySecondFactor(user._id, fieldOf(req, 'code'));
     if (!ok) return confirmPage(req, res, 'That is not right.', 400);
     req.session.sudoUntil = clock().getTime() + SUDO_MS;
+    if (password === '') req.session.factorAt = clock().getTime();
     res.redirect(303, safeNext(fieldOf(req, 'next')));
   });
 

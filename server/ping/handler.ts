@@ -6,7 +6,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { parse as parseUrl } from 'node:url';
-import type { AppDeps } from '../deps.js';
+import { proxyOf, type AppDeps } from '../deps.js';
 import { config } from '../../shared/config.js';
 import { AppError } from '../../shared/errors.js';
 import { logger, redactPingPath } from '../../shared/logger.js';
@@ -16,7 +16,7 @@ import { pingBatcher, type PingItem } from '../../shared/pings/record.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { handlePing, type PingDeps, type PingInput, type PingTarget, type RouteAction } from './service.js';
 import { readPingBody, uaOf, type PingBody } from './request.js';
-import { clientAddressOf, schemeOf } from '../proxy.js';
+import { clientAddressOf, NO_PROXY, schemeOf } from '../proxy.js';
 import { KnownChecks } from './known-checks.js';
 
 const log = logger.child({ module: 'http' });
@@ -80,7 +80,7 @@ export function pingListener(deps: AppDeps): (req: IncomingMessage, res: ServerR
     record: (item: PingItem) => batcher.load(item),
     ack: { ms: config.pingAckMs, backlog: config.pingAckBacklog, max: config.pingJournalMax },
     known: new KnownChecks(),
-    proxyHops: deps.trustProxy ?? config.trustProxy,
+    proxy: proxyOf(deps),
   };
   return (req, res) => {
     // Timed to the end of the response, errors included: what a pinging client waits.
@@ -106,7 +106,7 @@ async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse)
     ...parsed,
     rid: lastValue(params?.rid),
     create: lastValue(params?.create) === '1',
-    meta: { scheme: schemeOf(req, deps.proxyHops ?? 0), remoteAddr: clientAddressOf(req, deps.proxyHops ?? 0), method: req.method!, ua: uaOf(req), body },
+    meta: { scheme: schemeOf(req, deps.proxy ?? NO_PROXY), remoteAddr: clientAddressOf(req, deps.proxy ?? NO_PROXY), method: req.method!, ua: uaOf(req), body },
   }));
   res.writeHead(status, ANSWERS[status].headers).end(ANSWERS[status].body);
 }

@@ -10,6 +10,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Signal } from '../../shared/domain/status.js';
 import type { PingDeps as RecordDeps, PingItem, PingMeta } from '../../shared/pings/record.js';
 import { provisionCheck, type ProvisionDeps } from '../services/provision.js';
+import type { ProxySettings } from '../proxy.js';
 import type { KnownChecks } from './known-checks.js';
 import { acknowledged, entryOf, type PingJournal } from '../../shared/pings/journal.js';
 import { resolverOf } from '../../shared/pings/resolve.js';
@@ -52,8 +53,8 @@ export type PingDeps = RecordDeps & ProvisionDeps & {
   /** With a journal: the check UUIDs known to exist. */
   known?: KnownChecks;
   ack?: { ms: number; backlog: number; max: number };
-  /** Proxies in front whose X-Forwarded-For/-Proto give `remote_addr` and `scheme` (server/proxy.ts). */
-  proxyHops?: number;
+  /** Who is a proxy, whose X-Forwarded-For/-Proto give `remote_addr` and `scheme` (server/proxy.ts). */
+  proxy?: ProxySettings;
 };
 const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');

@@ -73,10 +73,8 @@ export function integrationsRouter(deps: AppDeps): Router {
             change.value = channelValueOf(kind ?? channel.kind, value ?? channel.value);
             await assertChannelMembers(channel.projectId, kind ?? channel.kind, change.value, channel._id);
           }
-          if (change.value !== undefined) {
-            const unconfirmed = unconfirmedAfter(channel, kind ?? channel.kind, change.value);
-            await allowConfirmations(req, limits.confirm, newAddresses(channel, { unconfirmed }));
-          }
+          const unconfirmed = change.value !== undefined ? unconfirmedAfter(channel, kind ?? channel.kind, change.value) : (channel.unconfirmed ?? []);
+          await allowConfirmations(req, limits.confirm, newAddresses(channel, { unconfirmed, disabled: disabled ?? channel.disabled }));
           const updated = await updateChannel(channel, change);
           mailInBackground(web, updated, newAddresses(channel, updated), deps.clock());
           res.json(presentChannelSettings(updated));

@@ -2,6 +2,7 @@
 import type Joi from 'joi';
 import { AppError } from '../../shared/errors.js';
 import { ruleMessages } from './check-rules.js';
+import { firstTextProblem } from '../../shared/domain/text.js';
 
 /** Joi error code → message; `{{#label}}` is the bare field name; `seconds.*` to `unique.*` are our own codes. */
 export const MESSAGES: Record<string, string> = {
@@ -29,7 +30,8 @@ export const VALIDATION_PREFIX = 'json validation error: ';
 
 /**
  * Validates a JSON body strictly (behaviour.md §3.7, §3.3 rule 4): no coercion, unknown fields ignored, the first error
- * in key order only; returns the value (`tz` made canonical).
+ * in key order only; returns the value (`tz` made canonical). Then, anywhere in a body the schema accepts, a text no
+ * server stores alike (a NUL, a lone surrogate: shared/domain/text.ts) is refused, naming where it is.
  * @throws AppError(400) `json validation error: <field> <problem>`.
  */
 export function parseBody<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
@@ -41,11 +43,14 @@ export function parseBody<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
     messages: MESSAGES,
   });
   if (result.error) throw new AppError(400, VALIDATION_PREFIX + result.error.details[0].message);
+  const text = firstTextProblem(body);
+  if (text) throw new AppError(400, `${VALIDATION_PREFIX}${text.path} ${text.problem}`);
   return result.value;
 }
 
 /** Validates `req.query`, converting strings where the schema says so. @throws `bad` when any parameter is invalid. */
 export function parseQuery<T>(schema: Joi.ObjectSchema<T>, query: unknown, bad: AppError): T {
+  if (firstTextProblem(query)) throw bad;
   const result = schema.validate(query, { convert: true, allowUnknown: true, stripUnknown: true });
   if (result.error) throw bad;
   return result.value;

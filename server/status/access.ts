@@ -44,7 +44,7 @@ export class StatusAccess {
   /** Counts an attempt; false when the client has used up its tries for this page. @throws the Redis error. */
   async attempt(req: Request, pageId: string): Promise<boolean> {
     try {
-      await this.limiter.consume(`${pageId}:${clientAddressOf(req, this.options.trustProxy) ?? 'unknown'}`);
+      await this.limiter.consume(`${pageId}:${clientAddressOf(req, this.options) ?? 'unknown'}`);
       return true;
     } catch (err) {
       if (err instanceof RateLimiterRes) return false;
@@ -54,7 +54,7 @@ export class StatusAccess {
 
   /** Gives the visitor the page's cookie, for its path only. */
   grant(req: Request, res: Response, page: Pick<StatusPageDoc, '_id' | 'slug' | 'passwordHash'>): void {
-    const secure = schemeOf(req, this.options.trustProxy) === 'https';
+    const secure = schemeOf(req, this.options) === 'https';
     res.append('Set-Cookie', serialize(cookieName(page._id), this.tokenOf(page), { path: `/status/${page.slug}/`, httpOnly: true, sameSite: 'lax', secure, maxAge: VISIT_SECONDS }));
   }
 

@@ -1,12 +1,12 @@
 /**
- * A link mailed to an account's address (docs/security.md): a password reset, a sign-in link or an email
- * change. The link carries the id and its HMAC signature; the document says what it is for, for whom, until when,
+ * A link mailed to an account's address (docs/security.md): a password reset, a sign-in link, an email
+ * change, or the undoing of one (mailed to the old address; `newEmail` is the address it restores). The link carries the id and its HMAC signature; the document says what it is for, for whom, until when,
  * and whether it was used (a second use is refused).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /** What a link does. */
-export const TOKEN_PURPOSES = ['reset', 'signin', 'email'] as const;
+export const TOKEN_PURPOSES = ['reset', 'signin', 'email', 'undo'] as const;
 
 const accountTokenSchema = new Schema(
   {

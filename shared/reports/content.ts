@@ -1,10 +1,11 @@
 /**
- * What a report or reminder says (docs/reports.md), read from MongoDB at send time: per project the user belongs to, each check's status and,
+ * What a report or reminder says (docs/reports.md), read from MongoDB at send time: per project the user may see (shared/services/access.ts:
+ * a project asking for a second factor the user lacks is left out, and counted), each check's status and,
  * for a report, its downtime and uptime over the period from its flips (shared/domain/report-period.ts); for a reminder, the checks down now.
  */
 import { Check, type CheckDoc } from '../models/check.js';
 import { Flip, type FlipDoc } from '../models/flip.js';
-import { projectsOf } from '../services/members.js';
+import { projectsSeenBy, type Viewer } from '../services/access.js';
 import { downtimeOf, formatDowntime, formatUptime, type Period } from '../domain/report-period.js';
 
 /** One check's line of a report. */
@@ -39,9 +40,9 @@ function nameOf(check: Pick<CheckDoc, '_id' | 'name'>): string {
   return check.name || check._id;
 }
 
-/** The user's projects, by name, each with its checks (by name) mapped by `line`. */
-async function sections<T>(userId: string, filter: object, line: (checks: ReportCheck[]) => Promise<T[]>): Promise<ProjectSection<T>[]> {
-  const projects = await projectsOf(userId);
+/** The projects open to the user, by name, each with its checks (by name) mapped by `line`. */
+async function sections<T>(viewer: Viewer, filter: object, line: (checks: ReportCheck[]) => Promise<T[]>): Promise<ProjectSection<T>[]> {
+  const projects = (await projectsSeenBy(viewer)).open;
   return Promise.all(
     projects.map(async ({ project }) => {
       const checks = await Check.find({ projectId: project._id, ...filter }, { name: 1, status: 1, created: 1, projectId: 1 }).lean<ReportCheck[]>();
@@ -72,14 +73,19 @@ async function reportLines(checks: ReportCheck[], period: Period): Promise<Repor
   });
 }
 
-/** The report of `period`: every project of the user with every check's line (two reads per project). */
-export async function reportOf(userId: string, period: Period): Promise<ProjectSection<ReportLine>[]> {
-  return sections(userId, {}, (checks) => reportLines(checks, period));
+/** The report of `period`: every project open to the user with every check's line (two reads per project). */
+export async function reportOf(viewer: Viewer, period: Period): Promise<ProjectSection<ReportLine>[]> {
+  return sections(viewer, {}, (checks) => reportLines(checks, period));
 }
 
-/** The checks down now in the user's projects, by project; projects with none are left out (empty when nothing is down). */
-export async function downNowOf(userId: string): Promise<ProjectSection<DownLine>[]> {
-  const all = await sections(userId, { status: 'down' }, (checks) =>
+/** How many of the user's projects a mail leaves out: those locked to them (a second factor they lack). */
+export async function lockedCountOf(viewer: Viewer): Promise<number> {
+  return (await projectsSeenBy(viewer)).locked.length;
+}
+
+/** The checks down now in the projects open to the user, by project; projects with none are left out (empty when nothing is down). */
+export async function downNowOf(viewer: Viewer): Promise<ProjectSection<DownLine>[]> {
+  const all = await sections(viewer, { status: 'down' }, (checks) =>
     Promise.all(
       checks.map(async (check) => {
         const flip = await Flip.findOne({ checkId: check._id, newStatus: 'down' }, { created: 1 }).sort({ created: -1 }).lean<Pick<FlipDoc, 'created'>>();

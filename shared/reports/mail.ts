@@ -25,6 +25,7 @@ const REPORT_HTML = `<!doctype html>
 </table>
 <% } %>
 <% } %>
+<% if (it.lockedLine) { %><p><%= it.lockedLine %></p><% } %>
 <p style="color: #555">You get this <%= it.every %> report because you asked for it in your account settings. <a href="<%= it.unsubscribeUrl %>">Unsubscribe</a></p>
 </body>
 </html>
@@ -40,6 +41,7 @@ const REMINDER_HTML = `<!doctype html>
 <% for (const c of p.checks) { %><li><%= c.name %><%= c.since ? ': down since ' + it.when(c.since) : '' %></li>
 <% } %></ul>
 <% } %>
+<% if (it.lockedLine) { %><p><%= it.lockedLine %></p><% } %>
 <p style="color: #555">You get this <%= it.every %> reminder while any check is down because you asked for it in your account settings. <a href="<%= it.unsubscribeUrl %>">Unsubscribe</a></p>
 </body>
 </html>
@@ -55,6 +57,15 @@ export interface MailContext {
   /** Site root without a trailing slash. */
   baseUrl: string;
   unsubscribeUrl: string;
+  /** Projects of the user the mail leaves out: they ask for a second factor the user has not added. */
+  locked: number;
+}
+
+/** The one line saying why projects are left out; empty when none is. */
+function lockedLine(locked: number): string {
+  if (locked === 0) return '';
+  const which = locked === 1 ? '1 project is left out: it asks' : `${locked} projects are left out: they ask`;
+  return `${which} for a second factor you have not added. Add one on your account page to see it here.`;
 }
 
 /** Headers of a one-click unsubscribe (RFC 8058): the mail client POSTs the link. */
@@ -77,9 +88,10 @@ export function reportMail(ctx: MailContext, period: Period, sections: ProjectSe
   const text = [
     intro,
     ...sections.map((p) => [`${p.name}`, ...(p.checks.length === 0 ? ['  No checks.'] : p.checks.map((c) => `  ${c.name}: ${c.status}, ${c.downtimes} downtimes, ${c.downtime} down, uptime ${c.uptime}`))].join('\n')),
+    ...(ctx.locked > 0 ? [lockedLine(ctx.locked)] : []),
     `Unsubscribe from this report:\n${ctx.unsubscribeUrl}`,
   ].join('\n\n');
-  const html = eta.renderString(REPORT_HTML, { ...ctx, intro, sections });
+  const html = eta.renderString(REPORT_HTML, { ...ctx, intro, sections, lockedLine: lockedLine(ctx.locked) });
   return { to: ctx.to, subject: `${ctx.siteName} ${ctx.every} report: ${words}`, text: `${text}\n`, html, headers: unsubscribeHeaders(ctx.unsubscribeUrl) };
 }
 
@@ -91,8 +103,9 @@ export function reminderMail(ctx: MailContext, sections: ProjectSection<DownLine
   const text = [
     intro,
     ...sections.map((p) => [p.name, ...p.checks.map((c) => `  ${c.name}${c.since ? `: down since ${when(c.since)}` : ''}`)].join('\n')),
+    ...(ctx.locked > 0 ? [lockedLine(ctx.locked)] : []),
     `Unsubscribe from these reminders:\n${ctx.unsubscribeUrl}`,
   ].join('\n\n');
-  const html = eta.renderString(REMINDER_HTML, { ...ctx, intro, sections, when });
+  const html = eta.renderString(REMINDER_HTML, { ...ctx, intro, sections, when, lockedLine: lockedLine(ctx.locked) });
   return { to: ctx.to, subject: `${ctx.siteName} reminder: ${intro}`, text: `${text}\n`, html, headers: unsubscribeHeaders(ctx.unsubscribeUrl) };
 }

@@ -22,7 +22,7 @@ import { bullOptions, workerOptions } from '../queues/index.js';
 import { QueueName } from '../queues/names.js';
 import type { WorkerDeps } from '../queues/deps.js';
 import { claimNew, finishClaim, holdClaim, retakeLapsed, type ReportClaim } from './claims.js';
-import { downNowOf, reportOf } from './content.js';
+import { downNowOf, lockedCountOf, reportOf } from './content.js';
 import { reminderMail, reportMail } from './mail.js';
 import { unsubscribeToken } from './links.js';
 import { nextDue } from './settings.js';
@@ -60,13 +60,14 @@ async function deliver(deps: ReportDeps, claim: ReportClaim): Promise<boolean> {
   const tz = knownZone(user.tz);
   const ctx = {
     to: user.email, tz, every, siteName: deps.mail.siteName, baseUrl: deps.mail.baseUrl,
-    unsubscribeUrl: `${deps.mail.baseUrl}/account/reports/unsubscribe/${unsubscribeToken(kind, userId, deps.mail.secretKey)}`,
+    unsubscribeUrl: `${deps.mail.baseUrl}/account/reports/unsubscribe/${unsubscribeToken(kind, userId, deps.mail.secretKey, deps.clock())}`,
+    locked: await lockedCountOf(user),
   };
   let mail;
   if (kind === 'report') {
-    mail = reportMail(ctx, { start: periodStart, end: periodEnd }, await reportOf(userId, { start: periodStart, end: periodEnd }));
+    mail = reportMail(ctx, { start: periodStart, end: periodEnd }, await reportOf(user, { start: periodStart, end: periodEnd }));
   } else {
-    const down = await downNowOf(userId);
+    const down = await downNowOf(user);
     if (down.length === 0) return finishClaim(claim, 'skipped', deps.clock()).then(() => false);
     mail = reminderMail(ctx, down);
   }
@@ -97,7 +98,7 @@ async function dueMail(deps: ReportDeps, user: UserDoc, kind: ReportKind, now: D
   const tz = knownZone(user.tz);
   if (every !== 'off') {
     const period = kind === 'report' ? lastPeriod(every, tz, now) : periodAt(every, tz, now);
-    const wanted = kind === 'report' || (await downNowOf(user._id)).length > 0;
+    const wanted = kind === 'report' || (await downNowOf(user)).length > 0;
     const claim = wanted ? await claimNew(user._id, kind, every, period, now, deps.leaseMs) : null;
     if (claim) await deliverCounted(deps, claim, result);
   }

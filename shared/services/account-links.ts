@@ -12,8 +12,8 @@ import { AppError } from '../errors.js';
 /** What a link does: reset the password, sign in, or confirm a new address. */
 export type LinkPurpose = AccountTokenDoc['purpose'];
 
-/** How long a link works, milliseconds: a reset 1 hour, a sign-in link 15 minutes, an address change 24 hours. */
-export const LINK_TTL_MS: Record<LinkPurpose, number> = { reset: 3600_000, signin: 900_000, email: 24 * 3600_000 };
+/** How long a link works, milliseconds: a reset 1 hour, a sign-in link 15 minutes, an address change 24 hours, its undoing 7 days. */
+export const LINK_TTL_MS: Record<LinkPurpose, number> = { reset: 3600_000, signin: 900_000, email: 24 * 3600_000, undo: 7 * 24 * 3600_000 };
 
 function signatureOf(purpose: LinkPurpose, id: string, secret: string): string {
   return createHmac('sha256', secret).update(`account-link:${purpose}:${id}`).digest('base64url');
@@ -84,4 +84,27 @@ export async function useLink(purpose: LinkPurpose, token: string, now: Date, se
   ).lean<AccountTokenDoc>();
   if (!taken) throw new AppError(410, 'this link has already been used: ask for a new one');
   return usable;
+}
+
+/**
+ * Undoes an address change with the link mailed to the old address: once, within {@link LINK_TTL_MS}, whatever the
+ * account did since (a password or a further address change by whoever made the change must not void it). The old
+ * address comes back and every session is signed out (one write), unless another account has taken it meanwhile.
+ * @returns The account's id and the address restored.
+ * @throws AppError(404) for a forged or unknown link; AppError(410) when used, expired, the account is gone, or the
+ *   old address belongs to another account now.
+ */
+export async function undoEmailChange(token: string, now: Date, secret: string): Promise<{ userId: string; email: string }> {
+  const id = idOf('undo', token, secret);
+  const link = id ? await AccountToken.findOne({ _id: id, purpose: 'undo' }).lean<AccountTokenDoc>() : null;
+  if (!link) throw new AppError(404, 'this link is not valid: copy the whole link from the email');
+  if (link.usedAt) throw new AppError(410, 'this link has already been used');
+  if (link.expires.getTime() <= now.getTime()) throw new AppError(410, 'this link has expired: contact the site’s operator');
+  const taken = await User.exists({ email: link.newEmail, _id: { $ne: link.userId } });
+  if (taken) throw new AppError(410, 'the old address belongs to another account now: contact the site’s operator');
+  const used = await AccountToken.findOneAndUpdate({ _id: link._id, usedAt: null }, { $set: { usedAt: now } }).lean<AccountTokenDoc>();
+  if (!used) throw new AppError(410, 'this link has already been used');
+  const restored = await User.updateOne({ _id: link.userId }, { $set: { email: link.newEmail }, $inc: { sessionEpoch: 1 } });
+  if (restored.matchedCount === 0) throw new AppError(410, 'this account no longer exists');
+  return { userId: link.userId, email: link.newEmail };
 }

@@ -103,9 +103,17 @@ export async function updateChannel(channel: Pick<ChannelDoc, '_id' | 'kind' | '
   return updated;
 }
 
-/** The unconfirmed addresses `after` has that `before` did not (none new: `[]`): the ones to mail a confirmation. */
-export function newAddresses(before: Pick<ChannelDoc, 'unconfirmed'> | null, after: Pick<ChannelDoc, 'unconfirmed'>): string[] {
-  return (after.unconfirmed ?? []).filter((address) => !(before?.unconfirmed ?? []).includes(address));
+/** A channel's fields that decide which addresses are mailed a confirmation. */
+type Confirming = Pick<ChannelDoc, 'unconfirmed'> & Partial<Pick<ChannelDoc, 'disabled'>>;
+
+/**
+ * The ones to mail a confirmation: the unconfirmed addresses `after` has that `before` did not, and every unconfirmed
+ * one when the change enables a disabled channel (an address that unsubscribed stays so until it confirms again,
+ * docs/web-app.md, Integrations); none: `[]`.
+ */
+export function newAddresses(before: Confirming | null, after: Confirming): string[] {
+  const enabled = before?.disabled === true && after.disabled === false;
+  return (after.unconfirmed ?? []).filter((address) => enabled || !(before?.unconfirmed ?? []).includes(address));
 }
 
 /**

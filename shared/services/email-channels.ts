@@ -103,7 +103,9 @@ export async function unsubscribeAddress(token: string, secret: string, now: Dat
   const { channel, address } = await addressOfLink('unsubscribe', token, secret, now);
   const only = emailAddressesOf(channel.kind, channel.value).length === 1;
   if (only && channel.disabled) throw new AppError(410, 'this address gets no alerts from this integration already');
-  const change = only ? { $set: { disabled: true } } : { $set: { value: valueWithout(channel, address) }, $pull: { unconfirmed: address } };
+  // The only address: the channel is disabled and the address unconfirmed, so enabling the channel again mails it a
+  // confirmation and sends it nothing before (shared/services/channels.ts newAddresses).
+  const change = only ? { $set: { disabled: true }, $addToSet: { unconfirmed: address } } : { $set: { value: valueWithout(channel, address) }, $pull: { unconfirmed: address } };
   const updated = await Channel.findOneAndUpdate({ _id: channel._id, value: channel.value }, change, { returnDocument: 'after' }).lean<ChannelDoc>();
   if (!updated) throw new AppError(409, 'this integration changed meanwhile: open the link again');
   return updated;

@@ -135,21 +135,23 @@ export async function resetPassword(user: Pick<UserDoc, '_id' | 'email' | 'sessi
 }
 
 /**
- * Changes a user's address to `newEmail` (normalised), while the user still has `email`.
- * @returns False when the address belongs to an account now (callers must not tell who asked).
+ * Changes a user's address to `newEmail` (normalised), while the user still has `email`, and raises the session
+ * epoch (the address is a credential: every other session is signed out).
+ * @returns The new session epoch, for the session that made the change; null when the address belongs to an account
+ *   now (callers must not tell who asked).
  * @throws AppError(410) when the account's address changed meanwhile.
  */
-export async function changeEmail(user: Pick<UserDoc, '_id' | 'email'>, newEmail: string): Promise<boolean> {
+export async function changeEmail(user: Pick<UserDoc, '_id' | 'email'>, newEmail: string): Promise<number | null> {
   const address = normaliseEmail(newEmail);
   // Looked up first as well: the unique index settles a race, but some MongoDB-compatible servers report that
   // violation on an update as an internal error rather than 11000.
-  if (await User.exists({ email: address })) return false;
+  if (await User.exists({ email: address })) return null;
   try {
-    const updated = await User.updateOne({ _id: user._id, email: user.email }, { $set: { email: address } });
-    if (updated.matchedCount === 0) throw new AppError(410, 'this link no longer works: the account changed its address since it was sent');
-    return true;
+    const updated = await User.findOneAndUpdate({ _id: user._id, email: user.email }, { $set: { email: address }, $inc: { sessionEpoch: 1 } }, { returnDocument: 'after' }).lean<UserDoc>();
+    if (!updated) throw new AppError(410, 'this link no longer works: the account changed its address since it was sent');
+    return updated.sessionEpoch ?? 0;
   } catch (err) {
-    if ((err as { code?: number }).code === 11000) return false;
+    if ((err as { code?: number }).code === 11000) return null;
     throw err;
   }
 }

@@ -48,9 +48,11 @@ export async function buildChannel(project: TestProject, fields: Partial<Channel
 /**
  * A supertest agent on a new app using the run's connections, with a ping
  * journal as the web process has (its lease is not renewed: nothing replays it).
+ * With `trustProxy` hops, the proxy is the loopback peer supertest connects from (TRUSTED_PROXIES `loopback`).
  */
 export function http(clock?: Clock, trustProxy?: number): supertest.Agent {
   const { redis, queues } = testContext();
   const journal = new PingJournal(redis, config.queuePrefix, config.pingJournalLeaseMs);
-  return supertest.agent(createWebHandler({ clock: clock ?? (() => new Date()), redis, queues, journal, trustProxy }));
+  const trustedProxies = trustProxy ? ['loopback'] : [];
+  return supertest.agent(createWebHandler({ clock: clock ?? (() => new Date()), redis, queues, journal, trustProxy, trustedProxies }));
 }

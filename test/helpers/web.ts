@@ -17,9 +17,13 @@ import { testContext } from './hooks.js';
 /** A password that passes the length rule. */
 export const PASSWORD = 'correct horse battery';
 
-/** The pages' settings of the test run, with `overrides`. */
+/**
+ * The pages' settings of the test run, with `overrides`. With `trustProxy` hops and no `trustedProxies`, the proxy is
+ * the loopback peer supertest connects from (TRUSTED_PROXIES `loopback`).
+ */
 export function webOptions(overrides: Partial<WebOptions> = {}): WebOptions {
   return {
+    trustedProxies: overrides.trustProxy ? ['loopback'] : [],
     secretKey: config.secretKey,
     registrationOpen: false,
     baseUrl: config.baseUrl,

@@ -24,7 +24,7 @@ describe('pages: form bodies refused', () => {
     const _csrf = csrfOf((await agent.get('/projects/')).text);
     const res = await agent.post('/projects/').type('form').send({ _csrf, name: 'backups\u0000' });
     expect(res.status).to.equal(400);
-    expect(res.text).to.contain('A field contains a NUL character, which no field takes.');
+    expect(res.text).to.contain('The field “name” contains a NUL character, which no field takes.');
     expect(await Project.countDocuments()).to.equal(0);
     const signInWithNul = await webAgent().post('/signin/').type('form').send({ email: 'ann@example.org\u0000', password: 'x' });
     expect(signInWithNul.status).to.equal(400);

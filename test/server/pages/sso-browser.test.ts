@@ -54,14 +54,17 @@ describe('single sign-on in a browser', function () {
     expect(await web.text('nav[aria-label="Account"] a[href="/account/"]')).to.equal('newcomer@example.org');
     expect(await User.countDocuments({ email: 'newcomer@example.org' })).to.equal(1);
 
-    // An account made otherwise (here with a password someone else may know) is taken over at its first single
-    // sign-on: same account, but its password no longer signs in.
+    // An account made otherwise is linked at its first single sign-on once its own password is typed (it has no
+    // second factor): same account, and its password still signs in.
     const ann = await buildUser('ann@example.org');
     const other = await WebPage.open(browser, app.origin);
     await signInAtProvider(other, 'ann');
+    expect(other.path()).to.equal('/signin/oidc/link');
+    await other.page.type('#link-password', PASSWORD);
+    await Promise.all([other.page.waitForNavigation(), other.page.click('button[type="submit"]')]);
     expect(other.path()).to.equal('/projects/');
     expect((await User.find({ email: 'ann@example.org' }).lean()).map((u) => u._id)).to.deep.equal([ann._id]);
-    expect(await authenticate('ann@example.org', PASSWORD)).to.equal(null);
+    expect(await authenticate('ann@example.org', PASSWORD)).to.not.equal(null);
     expect([...web.errors, ...other.errors]).to.deep.equal([]);
   });
 

@@ -76,7 +76,7 @@ describe('single sign-on', () => {
     expect(() => loadConfig({ ...base, PASSWORD_SIGNIN: 'false' })).to.throw('PASSWORD_SIGNIN=false needs OIDC_ISSUER or REMOTE_USER_HEADER');
     expect(loadConfig({ ...base, OIDC_ISSUER: 'https://sso.example.org', OIDC_CLIENT_ID: 'id', OIDC_ALLOWED_DOMAINS: 'Example.org, corp.example', PASSWORD_SIGNIN: 'false' }).sso).to.deep.include({
       passwordSignIn: false,
-      oidc: { issuer: 'https://sso.example.org', clientId: 'id', clientSecret: '', allowedDomains: ['example.org', 'corp.example'], label: 'Sign in with single sign-on' },
+      oidc: { issuer: 'https://sso.example.org', clientId: 'id', clientSecret: '', allowedDomains: ['example.org', 'corp.example'], label: 'Sign in with single sign-on', mfaAcr: [] },
     });
   });
 });

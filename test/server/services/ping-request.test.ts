@@ -11,8 +11,8 @@ function echo(trustProxy: number, limitBytes = 10_000, capBytes = 1_000_000) {
     res.setHeader('Content-Type', 'application/json');
     if (cut) res.setHeader('Connection', 'close');
     res.end(JSON.stringify({
-      remoteAddr: clientAddressOf(req, trustProxy),
-      scheme: schemeOf(req, trustProxy),
+      remoteAddr: clientAddressOf(req, { trustProxy, trustedProxies: ['loopback'] }),
+      scheme: schemeOf(req, { trustProxy, trustedProxies: ['loopback'] }),
       ua: uaOf(req),
       body: body?.toString('latin1') ?? null,
       cut,
