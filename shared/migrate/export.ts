@@ -1,6 +1,6 @@
 /**
- * `hc-admin export healthchecks --project ID`: one project here as the dump Healthchecks' `manage.py dumpdata auth.user
- * accounts api` writes (docs/migrating.md, "Leaving"), which `manage.py loaddata` and our import read back. API keys are
+ * `hc-admin export healthchecks --project ID`: one project here as the dump Healthchecks writes
+ * (`manage.py dumpdata auth.user accounts api`, docs/migrating.md "Leaving"), which `manage.py loaddata` and our import read back. API keys are
  * written in that site's stored form only where the import kept one (ours are SHA-256 digests, which it cannot check);
  * passwords as Django reads argon2 hashes; channel values as we store them.
  */

@@ -43,7 +43,7 @@ export async function importPlan(plan: ImportPlan, options: ImportOptions): Prom
  * @param secret - The SECRET_KEY of the site that made the dump (for its API keys and badge URLs).
  * @throws AppError(400) for a file that is not a Healthchecks dump; see {@link importPlan}.
  */
-export function importDump(text: string, secret: string | undefined, options: ImportOptions): Promise<ImportReport> {
+export async function importDump(text: string, secret: string | undefined, options: ImportOptions): Promise<ImportReport> {
   const dump: Dump = parseDump(text);
   return importPlan(planImport(dump, secret), options);
 }

@@ -175,8 +175,8 @@ function planUsers(dump: Dump, skipped: string[]): UserPlan[] {
   return dump.users.map(({ pk, fields: u }) => {
     const profile = profiles.get(pk);
     const report = profile?.reports;
-    const memberships = [
-      ...dump.projects.filter((p) => p.fields.owner === pk).map((p) => ({ projectId: p.fields.code, role: 'owner' as Role })),
+    const memberships: UserPlan['memberships'] = [
+      ...dump.projects.filter((p) => p.fields.owner === pk).map((p): UserPlan['memberships'][number] => ({ projectId: p.fields.code, role: 'owner' })),
       ...dump.members.filter((m) => m.fields.user === pk && projectCode.has(m.fields.project)).map((m) => ({ projectId: projectCode.get(m.fields.project) ?? '', role: ROLES[m.fields.role] ?? 'ro' })),
     ];
     if (u.password && !/^(pbkdf2_sha256|pbkdf2_sha1|argon2)\$/.test(u.password) && !u.password.startsWith('!')) {

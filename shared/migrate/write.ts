@@ -52,7 +52,7 @@ async function insertNew(model: Model<never>, docs: readonly object[]): Promise<
   let inserted = 0;
   for (let i = 0; i < docs.length; i += BATCH) {
     try {
-      inserted += (await model.collection.insertMany(docs.slice(i, i + BATCH) as never[], { ordered: false })).insertedCount;
+      inserted += (await model.collection.insertMany(docs.slice(i, i + BATCH), { ordered: false })).insertedCount;
     } catch (err) {
       const e = err as { code?: number; writeErrors?: { code?: number }[] | { code?: number }; insertedCount?: number; result?: { insertedCount?: number } };
       const errors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [{ code: e.code }];

@@ -1,6 +1,6 @@
 /**
- * The Healthchecks fixture of test/fixtures/healthchecks/: a dump a real Healthchecks wrote (`manage.py dumpdata auth.user
- * accounts api`), its Management API's answers recorded at the same moment, and the plain secrets that went into it.
+ * The Healthchecks fixture of test/fixtures/healthchecks/: a dump a real Healthchecks wrote
+ * (`manage.py dumpdata auth.user accounts api`), its Management API's answers recorded at the same moment, and the plain secrets that went into it.
  */
 import { readFileSync } from 'node:fs';
 import { REPO_ROOT } from './clients.js';
