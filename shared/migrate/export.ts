@@ -49,12 +49,19 @@ function checkRecord(c: CheckDoc, pk: number): DumpRecord {
   };
 }
 
+/** A stored body's bytes (a lean read gives a BSON Binary), or null. */
+function bodyOf(p: PingDoc): Buffer | null {
+  const body = p.body as unknown as { buffer: Uint8Array } | Buffer | null;
+  if (!body) return null;
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer);
+}
+
 function pingRecord(p: PingDoc, owner: number, pk: number): DumpRecord {
   return {
     model: 'api.ping', pk,
     fields: {
       n: p.n, owner, created: iso(p.created), kind: p.kind === 'success' ? null : p.kind, scheme: p.scheme, remote_addr: p.remoteAddr,
-      method: p.method, ua: p.ua, body_raw: p.body ? Buffer.from(p.body).toString('base64') : null, object_size: null, exitstatus: p.exitStatus, rid: p.rid,
+      method: p.method, ua: p.ua, body_raw: bodyOf(p)?.toString('base64') ?? null, object_size: null, exitstatus: p.exitStatus, rid: p.rid,
     },
   };
 }
