@@ -109,12 +109,14 @@ export async function readAccount(source: ApiSource): Promise<AccountRead> {
     model: 'accounts.project', pk: 1,
     fields: { code, name: `Imported from ${host}`, owner: 0, api_key: source.apiKey, api_key_readonly: '', badge_key: derivedUuid(`badges:${code}`), ping_key: null },
   });
+  // The API does not show `created`: checks get the moment of reading, in the API's order (creation order there).
+  const readAt = Date.now();
   for (const [i, c] of checks.entries()) {
     const pk = i + 1;
     const uuid = /\/([0-9a-f-]{36})$/.exec(c.ping_url ?? '')?.[1];
     if (!uuid) throw new AppError(502, `check "${c.name}" has no ping URL with a UUID (a read-only key?)`);
     const pings = await pingsOf(source, pk, uuid);
-    const created = pings.at(-1)?.created ?? new Date().toISOString();
+    const created = new Date(readAt + i).toISOString();
     const lastStart = pings.find((p) => p.kind === 'start')?.created ?? null;
     dump.checks.push({ model: 'api.check', pk, fields: checkFields(c, uuid, created, lastStart) });
     dump.pings.push(...pings.map((fields): DumpRecord<PingFields> => ({ model: 'api.ping', pk: 0, fields })));

@@ -83,7 +83,7 @@ export function flipOf(checkId: string, f: FlipFields): FlipDoc & { _id: Types.O
   const reason: FlipReason = f.reason === 'timeout' || f.reason === 'fail' ? f.reason : '';
   const status = (s: string): StoredStatus => STATUSES.find((x) => x === s) ?? 'new';
   return {
-    _id: stableObjectId(`flip:${checkId}:${created.toISOString()}:${f.new_status}`), checkId, created, recorded: created,
+    _id: stableObjectId(`flip:${checkId}:${created.toISOString()}:${f.old_status}:${f.new_status}`), checkId, created, recorded: created,
     processed: dumpTime(f.processed) ?? created, oldStatus: status(f.old_status), newStatus: status(f.new_status), reason,
   };
 }
