@@ -48,3 +48,6 @@ export function importFixture(now: Date = RECORDED_AT): Promise<ImportReport> {
 export function recordedJson(path: string, ours: string): any {
   return JSON.parse(ANSWERS[path].body.replaceAll(SECRETS.site_root, ours));
 }
+
+/** The dump's path. */
+export const DUMP_FILE = `${DIR}/dump.json`;
