@@ -33,7 +33,7 @@ describe('live: a real Healthchecks moved here', function () {
     ref = liveReference();
     const out = await manage(ref, ['shell', '-c', seedScript(email, password, true)]);
     seed = JSON.parse(out.split('SEED')[1]) as Seed;
-    const create = (body: object) => refFetch(ref, '/api/v3/checks/', { method: 'POST', headers: { 'X-Api-Key': seed.rw, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+    const create = (body: object) => refFetch(ref, '/api/v3/checks/', { method: 'POST', headers: { 'X-Api-Key': seed.rw, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     const simple = await create({ name: 'simple', slug: 'simple', tags: 'live', timeout: 3600, grace: 300, channels: '*' });
     const cron = await create({ name: 'cron', slug: 'cron', schedule: '*/10 * * * *', tz: 'Europe/Riga', grace: 120, channels: '*' });
     const oncal = await create({ name: 'oncalendar', slug: 'oncal', schedule: '*-*-* 06:30:00', tz: 'Asia/Tokyo', grace: 600 });
