@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { importDump } from '../../shared/migrate/import.js';
+import { importPlan } from '../../shared/migrate/import.js';
+import { parseDump } from '../../shared/migrate/dump.js';
+import { planImport } from '../../shared/migrate/plan.js';
 import { closeQueues, openQueues } from '../../shared/queues/index.js';
 import type { Out } from './common.js';
 
@@ -41,18 +43,21 @@ export function syntheticDump(checks: number, pings: number, now: Date): string 
   return `[${parts.join(',')}]`;
 }
 
-/** Runs the phase and prints its figure. */
+/** Runs the phase and prints its figures: the whole import's time, and its parse-and-plan and write parts. */
 export async function reportImport(redis: Redis, prefix: string, checks: number, pings: number, out: Out): Promise<void> {
   const text = syntheticDump(checks, pings, new Date());
   out(`import: a Healthchecks dump of ${checks} checks × ${pings} pings (${(text.length / 1e6).toFixed(0)} MB)`);
   const queues = openQueues(redis, `${prefix}_import`);
   try {
     const started = process.hrtime.bigint();
-    const report = await importDump(text, undefined, { queues, now: new Date() });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const plan = planImport(parseDump(text), undefined);
+    const planned = seconds();
+    const report = await importPlan(plan, { queues, now: new Date() });
+    const total = seconds();
     const w = report.written;
-    out(`  imported in ${seconds.toFixed(1)} s (parse, plan, conflicts, write, deadlines): ${w?.checksCreated} checks, ${w?.pings} pings, ${w?.flips} flips`);
-    out(`  ${Math.round((w?.pings ?? 0) / seconds)} pings/s; the target is under 120 s`);
+    out(`  imported in ${total.toFixed(1)} s (the target: under 120 s): parse and plan ${planned.toFixed(1)} s, conflicts, write and deadlines ${(total - planned).toFixed(1)} s`);
+    out(`  wrote ${w?.checksCreated} checks, ${w?.pings} pings, ${w?.flips} flips: ${Math.round((w?.pings ?? 0) / total)} pings/s`);
   } finally {
     await closeQueues(queues);
   }

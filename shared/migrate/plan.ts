@@ -9,6 +9,7 @@ import type { ReportPeriod, ReminderPeriod } from '../domain/report-period.js';
 import { hashApiKey } from '../services/projects.js';
 import { sealSecret, splitStoredKey, type ReferenceCredentials } from '../services/reference-keys.js';
 import { mapChannel } from './channels.js';
+import { unconfirmedAfter } from '../services/email-channels.js';
 import { checkConfigOf, checkStateOf, type CheckConfig, type CheckStateFields } from './convert.js';
 import { durationSeconds, dumpTime, type CheckFields, type Dump, type DumpRecord, type FlipFields, type NotificationFields, type PingFields } from './dump.js';
 
@@ -143,7 +144,7 @@ export function planImport(dump: Dump, secret: string | undefined): ImportPlan {
       channelCode.set(channelPk, c.code);
       channels.push({
         _id: c.code, name: c.name, kind: mapped.kind, value: mapped.value, created: new Date(c.created), disabled: c.disabled,
-        lastError: c.last_error ?? '', lastNotify: dumpTime(c.last_notify), lastNotifyDurationMs: null, unconfirmed: c.kind === 'email' && !c.email_verified ? undefined : [],
+        lastError: c.last_error ?? '', lastNotify: dumpTime(c.last_notify), lastNotifyDurationMs: null, unconfirmed: c.email_verified ? [] : unconfirmedAfter(null, mapped.kind, mapped.value),
       });
       for (const checkPk of c.checks ?? []) assigned.set(checkPk, [...(assigned.get(checkPk) ?? []), c.code]);
     }

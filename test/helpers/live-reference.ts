@@ -27,9 +27,12 @@ export function liveReference(): LiveReference {
   return { url: env.HC_REFERENCE_URL!.replace(/\/+$/, ''), dir: env.HC_REFERENCE_DIR!, python: env.HC_REFERENCE_PYTHON!, secretKey: env.HC_REFERENCE_SECRET_KEY!, dbName: env.HC_REFERENCE_DB_NAME };
 }
 
-/** Runs `manage.py <args>` of the reference. @throws Error with its stderr when it fails or takes over two minutes. */
-export async function manage(ref: LiveReference, args: string[]): Promise<string> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SECRET_KEY: ref.secretKey, SITE_ROOT: ref.url, ALLOWED_HOSTS: new URL(ref.url).hostname, ...(ref.dbName ? { DB_NAME: ref.dbName } : {}) };
+/**
+ * Runs `manage.py <args>` of the reference, on its database or on `dbName`.
+ * @throws Error with its stderr when it fails or takes over two minutes.
+ */
+export async function manage(ref: LiveReference, args: string[], dbName = ref.dbName): Promise<string> {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SECRET_KEY: ref.secretKey, SITE_ROOT: ref.url, ALLOWED_HOSTS: new URL(ref.url).hostname, ...(dbName ? { DB_NAME: dbName } : {}) };
   const child = spawn(ref.python, ['manage.py', ...args], { cwd: ref.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -5,6 +5,10 @@
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportProject } from '../../shared/migrate/export.js';
 import { config } from '../../shared/config.js';
 import { importDump, importPlan } from '../../shared/migrate/import.js';
 import { Check } from '../../shared/models/check.js';
@@ -97,5 +101,22 @@ describe('live: a real Healthchecks moved here', function () {
     const ours = await http().get('/api/v3/checks/').set('X-Api-Key', seed.rw);
     const theirs = same(await (await refFetch(ref, '/api/v3/checks/', { headers: { 'X-Api-Key': seed.rw } })).text(), ref);
     expect(ours.body.checks.map((c: any) => [c.uuid, c.name, c.n_pings, c.schedule, c.tz, c.timeout])).to.deep.equal(theirs.checks.map((c: any) => [c.uuid, c.name, c.n_pings, c.schedule, c.tz, c.timeout]));
+  });
+
+  it('exports the project back: the reference loads it, and the old key and password work there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hc-reference-'));
+    await writeFile(join(dir, 'export.json'), JSON.stringify(await exportProject(seed.code)));
+    const db = join(dir, 'hc.sqlite');
+    await manage(ref, ['migrate'], db);
+    await manage(ref, ['loaddata', join(dir, 'export.json')], db);
+    const probe = `
+from django.contrib.auth.models import User
+from hc.accounts.models import Project
+from hc.api.models import Check, Ping
+p = Project.objects.for_api_key(${JSON.stringify(seed.rw)}, True, True)
+print("PROBE", p is not None and str(p.code), Check.objects.count(), Ping.objects.count(), User.objects.get(email=${JSON.stringify(email)}).check_password(${JSON.stringify(password)}))
+`;
+    const out = await manage(ref, ['shell', '-c', probe], db);
+    expect(out.split('PROBE ')[1]?.trim()).to.equal(`${seed.code} 3 4 True`);
   });
 });
