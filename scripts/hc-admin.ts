@@ -27,6 +27,7 @@ try {
     import('./admin/channel.js'),
     import('./admin/channel-test.js'),
     import('./admin/user.js'),
+    import('./admin/migrate.js'),
   ]);
   for (const group of groups) group.register(program);
   const { config } = await import('../shared/config.js');

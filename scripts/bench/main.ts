@@ -11,7 +11,8 @@
  * of the phase's own), and the drain after a burst with the database paused (a
  * FerretDB of the phase's own), all with the shipped intervals; and the web pages' server time and sizes (the
  * `pages` phase, pages.ts: a web process of its own, no worker); and a public status page's throughput, its first render after a flip and how
- * soon a flip shows on it (the `status-page` phase, status-page.ts: a web process of its own, no worker). The options are in options.ts.
+ * soon a flip shows on it (the `status-page` phase, status-page.ts: a web process of its own, no worker); and the import of a Healthchecks dump
+ * of 10,000 checks × 100 pings (the `import` phase, import.ts: no process of its own). The options are in options.ts.
  *
  * Uses MONGODB_URI / REDIS_URL (or the local defaults; `npm run services`
  * starts them) with a database and a queue prefix of its own (`hc_bench_<pid>`),
@@ -45,6 +46,7 @@ import { reportSchedules } from './schedules.js';
 import { reportPages } from './pages.js';
 import { reportStatusPage } from './status-page.js';
 import { reportIndexCost, reportSustained } from './writes.js';
+import { reportImport } from './import.js';
 
 const RUN = `hc_bench_${process.pid}`;
 const { opts, reference } = parseOptions();
@@ -66,7 +68,8 @@ async function main(): Promise<void> {
     // The web pages, on a web process of their own, before (and without) the shared web and worker processes.
     if (runs('pages')) await reportPages(env, opts, out);
     if (runs('status-page')) await reportStatusPage(env, opts, out);
-    if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages' || phase === 'status-page')) return;
+    if (runs('import')) await reportImport(redis, RUN, opts.importChecks, opts.importPings, out);
+    if (opts.phases.every((phase) => phase === 'schedules' || phase === 'pages' || phase === 'status-page' || phase === 'import')) return;
     const web = await startWeb(env, opts.webCpu);
     children.push(web.child);
     // A second web process answers every ping as soon as it is journaled (PING_ACK_MS=0): the journal's capacity.

@@ -5,7 +5,8 @@
  *   npm run bench -- [--checks N] [--scale N] [--duration S] [--connections N] [--trials N]
  *                    [--mass-trials N] [--recovery-checks N] [--window-checks N] [--window-lead S] [--web-cpu N|none]
  *                    [--status-duration S] [--status-repetitions N]
- *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,writes,pages,status-page]
+ *                    [--import-checks N] [--import-pings N] [--sustained-seconds S]
+ *                    [--phases schedules,throughput,scaleout,lateness,alerts,recovery,drain,scale,window,writes,pages,status-page,import]
  *                    [--reference-url URL [--reference-key KEY] [--reference-server TEXT] [--reference-pid N]]
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { count } from './common.js';
 import { localOrigin, type Reference } from './reference.js';
 
 /** The bench's phases, in the order they run. */
-export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'writes', 'pages', 'status-page'] as const;
+export const PHASES = ['schedules', 'throughput', 'scaleout', 'lateness', 'alerts', 'recovery', 'drain', 'scale', 'window', 'writes', 'pages', 'status-page', 'import'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The options as parsed; durations in seconds. */
@@ -38,6 +39,9 @@ export interface BenchOptions {
   /** The status-page phase's load in seconds, and its flips timed (status-page.ts). */
   statusDuration: number;
   statusRepetitions: number;
+  /** The import phase's dump: checks, and pings per check (import.ts). */
+  importChecks: number;
+  importPings: number;
   /** The CPU the web processes and the bare server are pinned to; undefined: unpinned. */
   webCpu: number | undefined;
   referenceUrl?: string;
@@ -97,6 +101,8 @@ export function parseOptions(): { opts: BenchOptions; reference: Reference | und
     .option('--page-requests <n>', 'requests timed per page in the pages phase', count, 50)
     .option('--status-duration <s>', 'seconds of the status-page phase\'s load on a status page', count, 10)
     .option('--status-repetitions <n>', 'flips timed in each of the status-page phase\'s flip measurements', count, 20)
+    .option('--import-checks <n>', 'checks in the import phase\'s Healthchecks dump', count, 10_000)
+    .option('--import-pings <n>', 'pings per check in the import phase\'s dump', count, 100)
     .option('--phases <list>', `comma-separated phases to run (${PHASES.join(',')})`, phases, [...PHASES])
     .option('--web-cpu <n>', 'CPU the web processes and the bare server are pinned to, or none', webCpu, defaultWebCpu())
     .option('--reference-url <url>', 'a Healthchecks running on 127.0.0.1 to put the same ping load on', localOrigin, process.env.REFERENCE_URL)

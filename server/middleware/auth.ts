@@ -1,12 +1,14 @@
 /**
  * API key authentication (behaviour.md §3.2): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest; the
- * project's own two keys, else a named key made in the web app (shared/services/api-keys.ts).
+ * project's own two keys, else a named key made in the web app (shared/services/api-keys.ts), else a key a project
+ * imported from Healthchecks kept (shared/services/reference-keys.ts, docs/migrating.md).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { hashApiKey } from '../../shared/services/projects.js';
 import { apiKeyByDigest } from '../../shared/services/api-keys.js';
+import { projectByReferenceKey } from '../../shared/services/reference-keys.js';
 import { AppError } from '../../shared/errors.js';
 
 /** Which keys an endpoint accepts. */
@@ -49,7 +51,7 @@ export function requireKey(access: Access): RequestHandler {
     const digest = hashApiKey(key);
     const project = await Project.findOne({ $or: [{ apiKeyHash: digest }, { apiKeyReadonlyHash: digest }] }).lean<ProjectDoc>();
     if (!project) {
-      req.auth = await namedKeyAuth(digest, access);
+      req.auth = await otherKeyAuth(key, digest, access);
       next();
       return;
     }
@@ -61,12 +63,13 @@ export function requireKey(access: Access): RequestHandler {
   };
 }
 
-/** Auth by a named key. @throws AppError(401) `wrong api key` when none matches, or a read-only one for `write`. */
-async function namedKeyAuth(digest: string, access: Access): Promise<Auth> {
+/** Auth by a named key, else an imported one. @throws AppError(401) `wrong api key` when none matches, or a read-only one for `write`. */
+async function otherKeyAuth(plain: string, digest: string, access: Access): Promise<Auth> {
   const key = await apiKeyByDigest(digest);
   const project = key && sameDigest(key.hash, digest) ? await Project.findById(key.projectId).lean<ProjectDoc>() : null;
-  if (!key || !project || (key.readOnly && access === 'write')) throw new AppError(401, 'wrong api key');
-  return { project, readOnly: key.readOnly };
+  const auth = key && project ? { project, readOnly: key.readOnly } : await projectByReferenceKey(plain);
+  if (!auth || (auth.readOnly && access === 'write')) throw new AppError(401, 'wrong api key');
+  return auth;
 }
 
 /** The request's auth. @throws Error when `requireKey` did not run (a programming error). */

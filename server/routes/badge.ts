@@ -5,8 +5,9 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
-import { Project } from '../../shared/models/project.js';
+import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { badgeSignature } from '../../shared/domain/badges.js';
+import { referenceBadgeSignatureOk } from '../../shared/services/reference-keys.js';
 import { hasTag, summarizeBadge, type BadgeStates } from '../../shared/domain/badge-status.js';
 import { liveStatus } from '../../shared/domain/status.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
@@ -84,11 +85,12 @@ function guard(parse: (params: Record<string, string>) => object | null): Reques
 function tagBadge(clock: Clock): RequestHandler {
   return async (_req: Request, res: Response) => {
     const { badgeKey, sig, tag, fmt } = res.locals.badge as TagBadgePath;
-    if (!isBadgeFormat(fmt) || sig.slice(0, SIG_LENGTH) !== badgeSignature(badgeKey, config.secretKey, tag)) {
-      throw notFound();
-    }
-    const project = await Project.findOne({ badgeKey }, { _id: 1 }).lean();
+    if (!isBadgeFormat(fmt)) throw notFound();
+    const project = await Project.findOne({ badgeKey }, { _id: 1, badgeKey: 1, reference: 1 }).lean<Pick<ProjectDoc, '_id' | 'badgeKey' | 'reference'>>();
     if (!project) throw notFound();
+    // A project imported from Healthchecks also answers the URLs that site signed (docs/migrating.md).
+    const signed = sig.slice(0, SIG_LENGTH) === badgeSignature(badgeKey, config.secretKey, tag) || referenceBadgeSignatureOk(project, tag, sig);
+    if (!signed) throw notFound();
     const checks = await Check.find({ projectId: project._id }).lean<CheckDoc[]>();
     const counted = tag === '*' ? checks : checks.filter((check) => hasTag(check.tags, tag));
     const now = clock();

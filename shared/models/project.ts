@@ -1,6 +1,21 @@
 /** A project (behaviour.md §1.1): owns checks and channels; API keys are stored as SHA-256 hex digests. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
+/**
+ * What a project imported from Healthchecks keeps so its old API keys and badge URLs work (docs/migrating.md): that site's
+ * SECRET_KEY encrypted under ours, and each key's stored form there (its first 8 random characters and the HMAC-SHA256 hex).
+ */
+const referenceSchema = new Schema(
+  {
+    secret: { type: String, required: true },
+    apiKeyPrefix: { type: String, default: null },
+    apiKeyDigest: { type: String, default: null },
+    apiKeyReadonlyPrefix: { type: String, default: null },
+    apiKeyReadonlyDigest: { type: String, default: null },
+  },
+  { _id: false },
+);
+
 const projectSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -20,9 +35,14 @@ const projectSchema = new Schema(
     requireSecondFactor: { type: Boolean, default: false },
     /** Held while an owner is demoted or removed (shared/services/members.ts): `{ token, until }`, else absent. */
     ownersLease: { type: { _id: false, token: String, until: Date }, default: undefined },
+    /** Present on a project imported from Healthchecks with a secret key (docs/migrating.md). */
+    reference: { type: referenceSchema, default: undefined },
   },
   { versionKey: false },
 );
+
+projectSchema.index({ 'reference.apiKeyPrefix': 1 });
+projectSchema.index({ 'reference.apiKeyReadonlyPrefix': 1 });
 
 /** A project document as stored. */
 export type ProjectDoc = InferSchemaType<typeof projectSchema> & { _id: string };

@@ -7,6 +7,7 @@ import argon2 from 'argon2';
 import Joi from 'joi';
 import { User, type UserDoc } from '../models/user.js';
 import { AppError } from '../errors.js';
+import { isDjangoHash, verifyDjangoPassword } from './django-passwords.js';
 
 /** Fewest characters of a password. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -78,7 +79,18 @@ export async function authenticate(email: unknown, password: unknown): Promise<U
     await argon2.verify(await decoyHash, password);
     return null;
   }
-  return (await argon2.verify(user.passwordHash, password)) ? user : null;
+  return (await passwordMatches(user, password)) ? user : null;
+}
+
+/**
+ * Whether `password` is the user's. A Django hash (an account imported from Healthchecks, docs/migrating.md) that matches is
+ * replaced by our argon2id hash, guarded by the old value so a concurrent change wins.
+ */
+async function passwordMatches(user: Pick<UserDoc, '_id' | 'passwordHash'>, password: string): Promise<boolean> {
+  if (!isDjangoHash(user.passwordHash)) return argon2.verify(user.passwordHash, password);
+  if (!(await verifyDjangoPassword(user.passwordHash, password))) return false;
+  await User.updateOne({ _id: user._id, passwordHash: user.passwordHash }, { $set: { passwordHash: await argon2.hash(password) } });
+  return true;
 }
 
 /** The user, or null when deleted. */
@@ -94,7 +106,7 @@ export function findUser(id: string): Promise<UserDoc | null> {
  */
 export async function changePassword(userId: string, current: unknown, next: unknown): Promise<number> {
   const user = await User.findById(userId).lean<UserDoc>();
-  if (!user || typeof current !== 'string' || !(await argon2.verify(user.passwordHash, current))) {
+  if (!user || typeof current !== 'string' || !(await passwordMatches(user, current))) {
     throw new AppError(400, 'the current password is wrong');
   }
   assertPassword(next);
