@@ -10,6 +10,7 @@ import { UUID_RE } from '../../shared/domain/ids.js';
 import { Check } from '../../shared/models/check.js';
 import { findProjectByReadonlyKey, hashApiKey } from '../../shared/services/projects.js';
 import { apiKeyByDigest } from '../../shared/services/api-keys.js';
+import { projectByReferenceKey } from '../../shared/services/reference-keys.js';
 import { Project, type ProjectDoc } from '../../shared/models/project.js';
 import { renderProjectMetrics, type MetricsCheck } from '../presenters/project-metrics.js';
 
@@ -32,12 +33,17 @@ function keyOf(req: Request): string {
   return header.slice('Bearer '.length);
 }
 
-/** The project of a read-only key: the project's own, or a named read-only key made in the web app; null for any other. */
+/**
+ * The project of a read-only key: the project's own, a named read-only key made in the web app, or one a project imported
+ * from Healthchecks kept (docs/migrating.md); null for any other.
+ */
 async function projectOfReadonlyKey(key: string): Promise<ProjectDoc | null> {
   const own = await findProjectByReadonlyKey(key);
   if (own) return own;
   const named = await apiKeyByDigest(hashApiKey(key));
-  return named?.readOnly ? Project.findById(named.projectId).lean<ProjectDoc>() : null;
+  if (named) return named.readOnly ? Project.findById(named.projectId).lean<ProjectDoc>() : null;
+  const imported = await projectByReferenceKey(key);
+  return imported?.readOnly ? imported.project : null;
 }
 
 /** The metrics router; `clock` gives the moment live statuses are computed at. */

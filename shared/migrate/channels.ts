@@ -58,6 +58,9 @@ const REWRITES: Partial<Record<string, Rewrite>> = {
     const [userKey, priority, priorityUp] = v.text.split('|');
     return { user_key: userKey, ...(priority ? { priority: Number(priority) } : {}), ...(priorityUp ? { priority_up: Number(priorityUp) } : {}) };
   },
+  ntfy: (v) => ({ ...pick(v, { topic: 'topic', url: 'url', priority: 'priority', priority_up: 'priority_up' }), ...(v.token ? { token: v.token } : {}) }),
+  // Our gotify channel has no priorities: the server's default applies.
+  gotify: (v) => pick(v, { url: 'url', token: 'token' }),
   trello: (v) => pick(v, { token: 'token', list_id: 'list_id', board_name: 'board_name', list_name: 'list_name' }),
   github: (v) => pick(v, { repo: 'repo', labels: 'labels' }),
 };

@@ -45,6 +45,12 @@ describe('import healthchecks: a dump of a real Healthchecks', () => {
     expect((await http().post(`/api/v3/checks/${NIGHTLY}/pause`).set('X-Api-Key', key)).status).to.equal(401);
   });
 
+  it('serves the project metrics (Prometheus) at the old read-only key URL', async () => {
+    const res = await http(() => RECORDED_AT).get(`/projects/${BACKUPS}/metrics/${SECRETS.api_keys[BACKUPS].ro}`);
+    expect(res.status).to.equal(200);
+    expect(res.text).to.contain('hc_check_up{name="Nightly backup"');
+  });
+
   it('refuses a key the old site never issued with the same prefix', async () => {
     const forged = `${SECRETS.api_keys[BACKUPS].rw.slice(0, 12)}${'x'.repeat(20)}`;
     expect((await http().get('/api/v3/checks/').set('X-Api-Key', forged)).status).to.equal(401);
