@@ -79,7 +79,7 @@ describe('npm run bench (scripts/bench/main.ts) at a tiny size', function () {
   it('refuses an unknown phase, naming the phases, and exits 1', async () => {
     const failed = await failureOf(['--phases', 'throughput,nope']);
     expect(failed?.code).to.equal(1);
-    expect(failed?.stderr).to.include('unknown phase nope (phases: schedules, throughput, scaleout, lateness, alerts, recovery, drain, scale, window, pages, status-page)');
+    expect(failed?.stderr).to.include('unknown phase nope (phases: schedules, throughput, scaleout, lateness, alerts, recovery, drain, scale, window, writes, pages, status-page, import)');
   });
 
   it('refuses --reference-url without a key, and exits 1', async () => {
