@@ -6,7 +6,7 @@
 # services already running). Then, through the started service: a project
 # (hc-admin), a check (API), a ping, the ping read back; Ctrl-C (SIGINT) must
 # shut it down cleanly and leave none of its ports listening (nor its PostgreSQL cluster running, when it
-# runs FerretDB on one). Then a kill -9 of the whole service and a restart on the same data, where the check
+# runs the embedded database, FerretDB 2 on DocumentDB, in one). Then a kill -9 of the whole service and a restart on the same data, where the check
 # must still be there.
 set -euo pipefail
 
