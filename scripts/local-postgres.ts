@@ -5,7 +5,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import {
-  chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync,
+  appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync,
   symlinkSync, writeFileSync, type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -107,11 +107,9 @@ export interface PostgresCluster extends LocalService {
   stop(): Promise<void>;
 }
 
-/** What a cluster is started with besides the defaults. */
+/** What a cluster is started with besides the defaults: `name = value` lines of postgresql.conf, and SQL run in the `postgres` database after each start, in order (idempotent statements). */
 export interface ClusterOptions {
-  /** `name = value` lines of postgresql.conf. */
   settings?: readonly string[];
-  /** SQL run in the `postgres` database after each start, in order (idempotent statements). */
   setupSql?: readonly string[];
 }
 
@@ -184,9 +182,7 @@ export async function startPostgresCluster(dir: string, postgres: PostgresInstal
     await as('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', '-s', 'stop']).catch(() => undefined);
   };
   try {
-    for (const sql of options.setupSql ?? []) {
-      await as('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qc', sql]);
-    }
+    for (const sql of options.setupSql ?? []) await as('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-qc', sql]);
   } catch (err) {
     await stop();
     throw err;
@@ -200,8 +196,7 @@ function writeSettings(dataDir: string, settings: readonly string[], user: Postg
   writeFileSync(own, `# Written by npm start at each start (scripts/local-postgres.ts).\n${settings.join('\n')}\n`, { mode: 0o600 });
   if (user) chownSync(own, user.uid, user.gid);
   const main = join(dataDir, 'postgresql.conf');
-  const text = readFileSync(main, 'utf8');
-  if (!text.includes("include 'hc-monitor.conf'")) writeFileSync(main, `${text}\ninclude 'hc-monitor.conf'\n`);
+  if (!readFileSync(main, 'utf8').includes("include 'hc-monitor.conf'")) appendFileSync(main, "\ninclude 'hc-monitor.conf'\n");
 }
 
 /**

@@ -9,8 +9,19 @@ import { Types } from 'mongoose';
 import { Check, type CheckDoc, type OutboxFlip } from '../models/check.js';
 import type { FlipChange } from '../domain/status.js';
 
-/** How many times a change is recomputed after losing to another writer. */
-const MAX_ATTEMPTS = 50;
+/**
+ * How many times a change is recomputed after losing to another writer: each round has one winner, so this bounds how many
+ * writers of one check may race (with {@link backoff} between rounds) before a change gives up.
+ */
+const MAX_ATTEMPTS = 200;
+/** Longest pause before a recomputation, milliseconds. */
+const MAX_BACKOFF_MS = 20;
+
+/** A random pause growing with the attempt, so writers that keep losing to each other spread out instead of colliding again. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(MAX_BACKOFF_MS, attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 /** Guarded writes per bulk write: a miss re-reads this many checks. */
 const BULK_SIZE = 100;
 /** Bulk writes in flight at once per call: a large batch queues here, not in the driver's connection pool. */
@@ -106,6 +117,7 @@ export async function changeChecks<T>(checks: readonly CheckDoc[], compute: Comp
   let pending = checks;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === MAX_ATTEMPTS) throw new Error(`check ${pending[0]._id} keeps changing under its writer`);
+    if (attempt > 1) await backoff(attempt);
     const computed = pending.map((check) => ({ check, ...compute(check) }));
     const unsure = await writeAll(computed.flatMap(({ check, change }) => (change ? [{ check, change }] : [])));
     for (const { check, change, result } of computed) {

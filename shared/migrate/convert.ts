@@ -60,12 +60,20 @@ function pingKindOf(kind: string | null): PingKind {
 }
 
 /**
+ * The `_id` of imported ping `n` of a check: the same for every run of an import, so a run again finds the ping already stored by
+ * its primary key (a ping's identity is its `_id`; docs/architecture.md, "Indexes").
+ */
+function importedPingId(checkId: string, n: number): Types.ObjectId {
+  return new Types.ObjectId(createHash('sha256').update(`imported ping ${checkId} ${n}`).digest().subarray(0, 12));
+}
+
+/**
  * The ping document an import stores: the one place that shapes it, so a change of the ping's `_id` is made here only.
  * @param checkId - Our check UUID (the Healthchecks check's code).
  * @param n - The ping's number in its check.
  */
 export function pingDocument(checkId: string, n: number, p: Omit<PingDoc, 'checkId' | 'n'>): PingDoc {
-  return { checkId, n, created: p.created, kind: p.kind, scheme: p.scheme, remoteAddr: p.remoteAddr, method: p.method, ua: p.ua, body: p.body, exitStatus: p.exitStatus, rid: p.rid };
+  return { _id: importedPingId(checkId, n), checkId, n, created: p.created, kind: p.kind, scheme: p.scheme, remoteAddr: p.remoteAddr, method: p.method, ua: p.ua, body: p.body, exitStatus: p.exitStatus, rid: p.rid };
 }
 
 /** A ping record as our ping; a body kept in object storage (`object_size` set, no `body_raw`) is not in the dump and is null. */

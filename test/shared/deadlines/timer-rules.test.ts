@@ -46,7 +46,7 @@ describe('timed alerting rules (notify_late, repeat_every) through the deadline 
     await until('the down alert', (seen) => seen.includes('down'));
     expect(received()).to.deep.equal(['late', 'down']);
     expect(jsonBody(hook.receiver.requests[0])).to.include({ uuid: check._id, event: 'late' });
-    const flips = await Flip.find({ checkId: check._id }).lean();
+    const flips = await Flip.find({ checkId: check._id }).sort({ created: 1 }).lean();
     expect(flips.map((f) => f.newStatus)).to.deep.equal(['up', 'down']);
     expect((await stored(check._id)).lateFor).to.deep.equal(pinged.lastPing && new Date(pinged.lastPing.getTime() + 1000));
   });
