@@ -9,6 +9,7 @@ import type { CheckDoc } from '../../shared/models/check.js';
 import { runsFromPings, runStats, type Run, type RunStats } from '../../shared/domain/runs.js';
 import { downtimesByMonth, recentMonths, statusPeriods, uptimeIn, type MonthDowntimes, type StatusPeriod, type Uptime } from '../../shared/domain/uptime.js';
 import { flipsSince, newestPings, pingsSince } from './chart-data.js';
+import { labelledBars, timeTicks, valueLabel, valueScale, type Tick } from './chart-axes.js';
 import { currentUser } from './render.js';
 import { zoneOr } from './times.js';
 
@@ -22,8 +23,10 @@ const RUN_PINGS = 400;
 const MONTHS = 3;
 /** The uptime windows, shortest first. */
 const WINDOWS: ReadonlyArray<[string, number]> = [['24 hours', DAY_MS], ['7 days', 7 * DAY_MS], ['30 days', 30 * DAY_MS], ['90 days', 90 * DAY_MS]];
-/** Size of the duration chart's viewBox. */
-const DURATION_BOX = { width: 600, height: 160 };
+/** Size of the duration chart's viewBox and the plot inside it: room on the left for values, below for times. */
+const DURATION_BOX = { width: 600, height: 180, left: 52, right: 12, top: 10, bottom: 26 };
+/** The widest a bar is drawn, so one run is a bar, not a block. */
+const MAX_BAR = 16;
 /** Size of the timeline's parts: a name column, then 24 hours, one row per check. */
 const TIMELINE_BOX = { label: 200, width: 1000, row: 28, axis: 24 };
 /** Checks the timeline draws, oldest first. */
@@ -38,11 +41,17 @@ export interface RunBar {
   run: Run;
 }
 
-/** The run-duration chart: bars oldest to newest, scaled to the longest run. */
+/** The run-duration chart: bars oldest to newest on a round value scale, with both axes. */
 export interface DurationChart {
   width: number;
   height: number;
+  /** The plot's edges in the viewBox: bars stand on `bottom`, values are read from `left`. */
+  plot: { left: number; right: number; top: number; bottom: number };
   bars: RunBar[];
+  /** The value axis: `at` is a y, `text` a duration ("30 s"). */
+  values: Tick[];
+  /** The time axis: `at` is the x of a labelled bar's centre, `text` when that run started. */
+  times: Tick[];
   stats: RunStats | null;
 }
 
@@ -53,17 +62,28 @@ export interface CheckCharts {
   months: MonthDowntimes[];
 }
 
-/** Bars for `runs` (at most {@link CHART_RUNS}), oldest left, heights in proportion to the longest run (at least 1 unit so a 0 s run shows). */
-function durationChart(runs: readonly Run[]): DurationChart {
+/**
+ * Bars for `runs` (at most {@link CHART_RUNS}), oldest left, heights on a round scale at or above the longest run (at
+ * least 1 unit so a 0 s run shows), with the value and time axes.
+ *
+ * @param zone - The viewer's IANA zone, for the time labels.
+ */
+function durationChart(runs: readonly Run[], zone: string): DurationChart {
   const { width, height } = DURATION_BOX;
+  const plot = { left: DURATION_BOX.left, right: width - DURATION_BOX.right, top: DURATION_BOX.top, bottom: height - DURATION_BOX.bottom };
+  const plotHeight = plot.bottom - plot.top;
   // Room for at least 20 bars, so a few runs do not make a few wide blocks.
-  const step = width / Math.max(20, runs.length);
-  const longest = Math.max(1, ...runs.map((run) => run.durationMs));
+  const step = (plot.right - plot.left) / Math.max(20, runs.length);
+  const barWidth = Math.min(MAX_BAR, step * 0.8);
+  const { topMs, steps } = valueScale(Math.max(0, ...runs.map((run) => run.durationMs)));
   const bars = runs.map((run, i) => {
-    const barHeight = Math.max(1, (run.durationMs / longest) * height);
-    return { x: i * step, y: height - barHeight, width: step * 0.8, height: barHeight, run };
+    const barHeight = Math.max(1, (run.durationMs / topMs) * plotHeight);
+    return { x: plot.left + i * step + (step - barWidth) / 2, y: plot.bottom - barHeight, width: barWidth, height: barHeight, run };
   });
-  return { width, height, bars, stats: runStats(runs) };
+  const values = steps.map((ms) => ({ at: plot.bottom - (ms / topMs) * plotHeight, text: valueLabel(ms) }));
+  const spanMs = runs.length ? runs[runs.length - 1].start.getTime() - runs[0].start.getTime() : 0;
+  const labelled = labelledBars(bars.length).map((i) => ({ x: bars[i].x + barWidth / 2, start: bars[i].run.start }));
+  return { width, height, plot, bars, values, times: timeTicks(labelled, spanMs, zone), stats: runStats(runs) };
 }
 
 /**
@@ -78,7 +98,7 @@ export async function checkCharts(check: CheckDoc, now: Date, zone: string): Pro
   const [pings, flips] = await Promise.all([newestPings(check._id, check.nPings, RUN_PINGS), flipsSince([check._id], since)]);
   const periods = statusPeriods(flips, check.status, since, now);
   return {
-    durations: durationChart(runsFromPings(pings).slice(-CHART_RUNS)),
+    durations: durationChart(runsFromPings(pings).slice(-CHART_RUNS), zone),
     uptime: WINDOWS.map(([label, spanMs]) => ({ label, ...uptimeIn(periods, new Date(now.getTime() - spanMs), now) })),
     months: downtimesByMonth(periods, months),
   };

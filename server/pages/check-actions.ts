@@ -1,5 +1,5 @@
 /**
- * A check's actions beyond edit, pause and delete (the reference's check details page): Ping now (a real ping through the Pinging API's path,
+ * A check's actions beyond edit, pause and delete (the reference's check details page): its integrations on or off, Ping now (a real ping through the Pinging API's path,
  * server/ping/service.ts), Create a copy, Transfer to another project, Clear events (after a confirmation page), and the check's ping email
  * address. Read-write members and owners only; every write goes through server/services/checks.ts and the check store.
  */
@@ -110,6 +110,19 @@ export function checkActionsRouter(deps: AppDeps): Router {
     const moved = await checks.transferCheck(deps, check, target);
     req.session.notice = `Check moved to “${target.name || 'Unnamed project'}”; its integrations there are to be chosen again.`;
     res.redirect(303, pageOf(moved));
+  });
+
+  // One integration of the check on or off (`on` = "1" or "0"), from its page; the script asks for JSON to stay in place.
+  router.post(`${ONE}channels/:channelId`, projectAccess('write'), async (req, res) => {
+    const check = await checkOfPath(req, res);
+    const channelId = String(req.params.channelId);
+    const on = fieldOf(req, 'on') === '1';
+    const others = check.channels.filter((id) => id !== channelId);
+    // The service refuses an integration of another project (400), as the editor's save does.
+    const saved = await checks.updateCheck(deps, check, { input: { channels: (on ? [...others, channelId] : others).join(',') }, version: 3 });
+    if (req.get('accept')?.includes('application/json')) return void res.json({ on: saved.channels.includes(channelId) });
+    req.session.notice = on ? 'Integration switched on for this check.' : 'Integration switched off for this check.';
+    res.redirect(303, `${pageOf(saved)}#integrations`);
   });
 
   router.get(`${ONE}clear/`, projectAccess('write'), async (req, res) => {

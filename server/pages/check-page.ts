@@ -1,7 +1,8 @@
 /**
- * A check's own pages (issue "The web app, part 3", item 1): the check page (facts, its state in words, its events,
- * notifications, ping URL and usage examples), the full log, one ping's details and its body, and the events the page's
- * script polls for (static/events.js). Read-only: state changes stay with checks.ts and the API's services.
+ * A check's own pages (docs/web-app.md): the check page (its state in words, ping URL, controls, schedule and
+ * integrations beside its events, charts and notifications), the full log, one ping's details and its body, and the
+ * events the page's script polls for (static/events.js). Read-only: state changes stay with checks.ts, check-actions.ts
+ * and the API's services.
  */
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -24,6 +25,7 @@ import { checkState } from './check-state.js';
 import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
 import { checkSegment } from './wall-checks.js';
+import { descLines } from './desc-text.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -62,7 +64,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     const query = parseEventsQuery(req.query);
     const json = presentCheck(check, { readOnly: !CAN.write(role), now: deps.clock(), version: 3 });
-    const channels = await Channel.find({ _id: { $in: check.channels } }).lean<ChannelDoc[]>();
+    const integrations = await Channel.find({ projectId: check.projectId }, { name: 1, kind: 1 }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
     const examples = json.ping_url ? usageExamples(json.ping_url) : [];
     const notifications = (await listNotifications(check._id)).slice(0, LOGGED_ON_PAGE).map(presentNotification);
     const parents = check.dependsOn?.length ? await Check.find({ _id: { $in: check.dependsOn } }, { name: 1 }).lean<CheckDoc[]>() : [];
@@ -70,8 +72,9 @@ export function checkPageRouter(deps: AppDeps): Router {
     const events = await eventsView(res, check, project.pingLogLimit, query, PAGE_PINGS, pathOf(res, check));
     const state = await checkState(check, timesOf(req, res));
     const charts = await chartsOfPage(res, check);
-    const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
+    const data = { project, role, can: CAN, check, json, integrations, examples, notifications, parents, flips, state, charts, desc: descLines(check.desc) };
+    // `checkStatus`: the title and favicon follow this check, not the project's down count (views/glance-head.eta).
+    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', checkStatus: state.status, ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
 
   router.get(`${ONE}log/`, projectAccess('read'), async (req, res) => {
@@ -93,7 +96,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const state = await checkState(check, times);
     // The page's facts that pings change, as the page shows them.
     const facts = { last_ping: check.lastPing ? times.exact(check.lastPing) : 'never', n_pings: String(check.nPings) };
-    res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.status, state: state.words, facts });
+    res.set('Cache-Control', 'no-store').json({ html, next: `since=${cursor.since}&after=${cursor.after.getTime()}`, status: state.shown, down: state.status === 'down', state: state.words, facts });
   });
 
   router.get(`${ONE}pings/:n/`, projectAccess('read'), async (req, res) => {

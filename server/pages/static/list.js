@@ -33,10 +33,11 @@ function updateRow(row, check) {
   if (row.dataset.status !== check.status) {
     row.dataset.status = check.status;
     const badge = row.querySelector('[data-field="status"]');
-    badge.textContent = check.status;
+    // A run in progress reads "running", as on the check page.
+    badge.textContent = check.status === 'started' ? 'running' : check.status;
     badge.className = `status status-${check.status}`;
   }
-  row.querySelector('[data-field="running"]').hidden = !check.running;
+  row.querySelector('[data-field="running"]').hidden = !check.running || check.status === 'started';
   const duration = row.querySelector('[data-field="last_duration"]');
   if (duration && duration.textContent !== check.last_duration) duration.textContent = check.last_duration;
   const cell = row.querySelector('[data-field="last_ping"]');

@@ -50,12 +50,13 @@ describe('the check page: events', () => {
     await Notification.create({ _id: randomUUID(), flipId: 'f1', checkId: check._id, channelId: channel._id, status: 'down', flipCreated: at(120), reason: 'fail', state: 'delivered', error: '', attempts: 1, attemptLog: [], created: at(121), delivered: at(122), updated: at(122) });
     const page = (await agent.get(one)).text;
     expect(rowsOf(page)).to.deep.equal(['event-notification', 'event-flip', 'ping-4', 'ping-3', 'ping-2', 'ping-1']);
-    expect(page).to.contain('<span class="ping-kind">exit status 3</span>').and.contain('<span class="ping-kind">log</span>');
-    expect(page).to.contain('<span class="ping-kind">success</span> <span class="duration" title="since its start">after 1 min 30 s</span>');
-    expect(page).to.contain(`HTTPS GET from 203.0.113.7<br><span class="rid">run ${RID}</span><br><span class="ua">curl/8.5.0</span>`);
+    expect(page).to.contain('<span class="kind kind-fail ping-kind">exit status 3</span>').and.contain('<span class="kind kind-log ping-kind">log</span>');
+    expect(page).to.contain('<span class="kind kind-success ping-kind">success</span> <span class="duration" title="since its start">after 1 min 30 s</span>');
+    expect(page).to.contain(`HTTPS GET from 203.0.113.7 <span class="rid">run ${RID}</span> <span class="ua">curl/8.5.0</span>`);
     expect(page).to.contain('HTTP POST from 203.0.113.7').and.contain('<code>step 1 done</code>');
-    expect(page).to.contain(`<a href="${one}pings/2/">#2</a>`).and.contain('<time datetime="2026-11-20T10:00:10.000Z" title="2026-11-20 10:00:10 UTC">4 minutes ago</time>');
+    expect(page).to.contain(`<a href="${one}pings/2/" title="Details of ping #2">#2</a>`).and.contain('<time datetime="2026-11-20T10:00:10.000Z" title="2026-11-20 10:00:10 UTC">4 minutes ago</time>');
     expect(page).to.contain('down alert to ops mail: delivered').and.contain('up → down</span> (fail)');
+    expect(page).to.contain('<span class="kind kind-flip-down">flip down</span>').and.contain('<span class="kind kind-alert">alert</span>');
     expect(page).to.contain('<p class="check-state" id="check-state" aria-live="polite">down since 3 minutes ago</p>');
   });
 
@@ -149,7 +150,7 @@ describe('the check page: events', () => {
     const live = /data-events="([^"]+)"/.exec(page)?.[1].replaceAll('&amp;', '&');
     expect(live).to.equal(`${one}events?since=2&after=${at(1).getTime()}`);
     const none = (await agent.get(live!)).body;
-    expect(none).to.deep.equal({ html: '', next: `since=2&after=${at(1).getTime()}`, status: 'up', state: 'up, last ping 4 minutes ago',
+    expect(none).to.deep.equal({ html: '', next: `since=2&after=${at(1).getTime()}`, status: 'up', down: false, state: 'up, last ping 4 minutes ago',
       facts: { last_ping: `${at(2).toISOString().slice(0, 19).replace('T', ' ')} UTC`, n_pings: '2' },
     });
     await Check.updateOne({ _id: check._id }, { $set: { nPings: 3 } });
@@ -165,6 +166,8 @@ describe('the check page: events', () => {
     const paused = await setUp({ status: 'paused', lastPing: at(0) }, 'paused@example.org');
     expect((await paused.agent.get(paused.one)).text).to.contain('aria-live="polite">paused</p>');
     const running = await setUp({ status: 'up', lastPing: at(0), lastStart: at(180), grace: 3600 }, 'running@example.org');
-    expect((await running.agent.get(running.one)).text).to.contain('aria-live="polite">running, started 2 minutes ago</p>');
+    const runningPage = (await running.agent.get(running.one)).text;
+    expect(runningPage).to.contain('aria-live="polite">running, started 2 minutes ago</p>');
+    expect(runningPage).to.match(/<span class="status status-started" id="check-status" data-check="[^"]+">running<\/span>/);
   });
 });
