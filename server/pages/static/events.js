@@ -70,7 +70,6 @@ function setupRowDetails(table) {
     const row = event.target.closest('tr.event-ping');
     if (!row || window.getSelection()?.toString()) return;
     row.classList.toggle('open');
-    row.setAttribute('aria-expanded', String(row.classList.contains('open')));
   });
 }
 
@@ -107,6 +106,10 @@ function setupSwitches() {
       const { on } = await res.json();
       button.setAttribute('aria-pressed', String(on));
       button.querySelector('.switch-state').textContent = on ? 'on' : 'off';
+      button.title = button.title.replace(/(on|off)$/, on ? 'off' : 'on');
+      const names = [...document.querySelectorAll('button.switch[aria-pressed="true"] .integration-name')].map((n) => n.textContent);
+      const summary = document.getElementById('check-channels');
+      if (summary) summary.textContent = names.length ? names.join(', ') : 'none';
       form.querySelector('input[name="on"]').value = on ? '0' : '1';
     } finally {
       button.disabled = false;

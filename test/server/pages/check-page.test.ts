@@ -69,7 +69,7 @@ describe('the check page: description, title, integrations and chart axes', () =
     const check = await buildCheck(built, { name: 'backup' });
     const [mail, hook] = [await buildChannel(built, { name: 'ops mail' }), await buildChannel(built, { name: 'hook', kind: 'webhook', value: 'x' })];
     const page = (await agent.get(one(check._id))).text;
-    expect(page).to.contain(`action="${one(check._id)}channels/${mail._id}"`).and.contain('aria-label="Alert ops mail for this check"');
+    expect(page).to.contain(`action="${one(check._id)}channels/${mail._id}"`).and.contain('title="Alerts of this check to ops mail: click to switch on"');
     const _csrf = csrfOf(page);
     const on = await agent.post(`${one(check._id)}channels/${mail._id}`).type('form').send({ _csrf, on: '1' });
     expect(on.status).to.equal(303);
@@ -78,7 +78,7 @@ describe('the check page: description, title, integrations and chart axes', () =
     expect((await api()).body.channels).to.equal(mail._id);
     await agent.post(`${one(check._id)}channels/${mail._id}`).type('form').send({ _csrf, on: '0' });
     expect((await api()).body.channels).to.equal('');
-    expect((await agent.get(one(check._id))).text).to.contain(`data-channel="${hook._id}" aria-label="Alert hook for this check"><span class="switch-state">off</span>`);
+    expect((await agent.get(one(check._id))).text).to.contain(`data-channel="${hook._id}" title="Alerts of this check to hook: click to switch on"><span class="switch-state">off</span> <span class="integration-name">hook</span></button>`);
     const stranger = await buildChannel(await buildProject({ name: 'other' }), { name: 'theirs' });
     expect((await agent.post(`${one(check._id)}channels/${stranger._id}`).type('form').send({ _csrf, on: '1' })).status).to.equal(400);
   });
