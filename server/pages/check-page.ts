@@ -1,5 +1,5 @@
 /**
- * A check's own pages (issue "The web app, part 3", item 1): the check page (facts, its state in words, its events,
+ * A check's own pages (docs/web-app.md, "A check's page"): the check page (facts, its state in words, its events,
  * notifications, ping URL and usage examples), the full log, one ping's details and its body, and the events the page's
  * script polls for (static/events.js). Read-only: state changes stay with checks.ts and the API's services.
  */

@@ -13,7 +13,7 @@ function state(fields: Partial<CheckState> = {}): CheckState {
   };
 }
 
-/** behaviour.md §2.5 rows 2–11 and §2.6 rule 2, as pure transitions. */
+/** What pings do to a check and its run (docs/checks.md, "What changes a check", "Runs"), as pure transitions. */
 describe('shared/domain/status: applySignal', () => {
   it('row 2: new + success → up with a new→up flip, last_ping = now', () => {
     const out = applySignal(state({ status: 'new', lastPing: null }), 'success', NOW, null);
@@ -66,18 +66,18 @@ describe('shared/domain/status: applySignal', () => {
     }
   });
 
-  it('§2.6: a matching rid (null = null) records the duration in ms and ends the run', () => {
+  it('a matching rid (null = null) records the duration in ms and ends the run', () => {
     expect(applySignal(state({ lastStart: T }), 'success', NOW, null).set).to.deep.include({ lastDurationMs: 3_600_000, lastStart: null });
     expect(applySignal(state({ lastStart: T, lastStartRid: RID }), 'fail', NOW, RID).set).to.deep.include({ lastDurationMs: 3_600_000 });
   });
 
-  it('§2.6: success with another non-null rid keeps the run; without rid it ends unmeasured', () => {
+  it('success with another non-null rid keeps the run; without rid it ends unmeasured', () => {
     const running = state({ lastStart: T, lastStartRid: RID });
     expect(applySignal(running, 'success', NOW, OTHER).set).to.deep.equal({ lastPing: NOW, lastDurationMs: null });
     expect(applySignal(running, 'success', NOW, null).set).to.deep.include({ lastStart: null, lastDurationMs: null });
   });
 
-  it('§2.6: a missing stored rid counts as null', () => {
+  it('a missing stored rid counts as null', () => {
     const legacy = { ...state({ lastStart: T }), lastStartRid: undefined as unknown as null };
     expect(applySignal(legacy, 'success', NOW, null).set.lastDurationMs).to.equal(3_600_000);
   });

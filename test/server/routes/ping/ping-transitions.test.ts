@@ -8,8 +8,8 @@ import { onlyPing, storedCheck, storedFlips, storedPings, testClock, T0 } from '
 const HOUR_MS = 3600_000;
 const earlier = new Date(T0.getTime() - 2 * HOUR_MS);
 
-/** behaviour.md §2.5 rows 2–11, driven through the Pinging API. */
-describe('Pinging API state transitions (§2.5)', () => {
+/** docs/checks.md, "What changes a check", driven through the Pinging API. */
+describe('Pinging API state transitions (docs/checks.md, "What changes a check")', () => {
   let project: TestProject;
   const ping = (path: string) => http(testClock().clock).get(path);
   beforeEach(async () => {
