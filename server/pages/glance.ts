@@ -4,7 +4,7 @@
  * project's counts per status for the project list (troubled projects first).
  *
  * A check counts as down when it is stored `down` or its deadline has passed (the deadline job flips it a moment
- * later): the live status of docs/checks.md, "Status" without reading every check.
+ * later): the live status (docs/checks.md, "Status") without reading every check.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
