@@ -1,5 +1,5 @@
 /**
- * The account page (issue 31 item 5; docs/web-app.md): the password form, the user's sessions (end one, or all
+ * The account page (docs/web-app.md, "Account"): the password form, the user's sessions (end one, or all
  * others), their projects (leave one, never as its last owner), and closing the account: the projects the user alone
  * owns are named first and are deleted with it only when that is ticked; the password confirms.
  */

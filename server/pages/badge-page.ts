@@ -1,7 +1,7 @@
 /**
- * A project's badges in the browser (issue "The web app, part 3", item 7): a GET form choosing all checks, a tag or one
+ * A project's badges in the browser (docs/web-app.md, "Badges"): a GET form choosing all checks, a tag or one
  * check, a format (SVG, JSON, shields.io endpoint JSON) and 2 or 3 states, answering the existing badge URL
- * (behaviour.md §3.12: signed tag URLs under the project's badge key, `/b/<states>/<check badge key>`) with a preview.
+ * (docs/api-reference.md, "Badges": signed tag URLs under the project's badge key, `/b/<states>/<check badge key>`) with a preview.
  * Read access.
  */
 import { Router, type Request } from 'express';

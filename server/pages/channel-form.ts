@@ -139,7 +139,7 @@ function keeps(field: SettingField, values: ChannelFormValues): boolean {
  * The settings object of the form (the API's `value` as an object): each non-empty field, an empty secret field's
  * stored value (same kind, not removed), and `up: false` or `down: false` when the channel alerts one way only.
  * A stored secret is kept only while every destination field (a URL, a server) stays as stored: a secret the page
- * never shows back must not follow the alerts to a host a member has just typed (issue 31, flaw 5).
+ * never shows back must not follow the alerts to a host a member has just typed (docs/security.md).
  * @throws FieldError on a header field whose line is not `Name: value`, or on a kept secret whose destination changed.
  */
 export function settingsOfForm(values: ChannelFormValues, current: ChannelDoc | null): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * What the integrations page asks for each channel kind (issue 21 item 1): the kind's settings (shared/notify/providers/,
+ * What the integrations page asks for each channel kind (docs/web-app.md, "Integrations"): the kind's settings (shared/notify/providers/,
  * docs/alerts.md, "Channel values") as labelled fields with a one-line instruction. Every kind fits in fields, so the page has
  * no JSON text area; `hc-admin` and `POST /api/v3/integrations/` still take any value.
  */

@@ -1,5 +1,5 @@
 /**
- * What the charts read (issue "The web app, part 3", item 2): a check's newest pings without bodies, through the
+ * What the charts read (docs/web-app.md, "A check's page"): a check's newest pings without bodies, through the
  * `{checkId, n}` index, and flips since a moment, through `{checkId, created}`. Only the fields pairing and uptime use.
  */
 import { Ping } from '../../shared/models/ping.js';

@@ -1,5 +1,5 @@
 /**
- * The check in pictures (issue "The web app, part 3", item 2): the geometry of the SVG charts drawn by the Eta views
+ * The check in pictures (docs/web-app.md, "A check's page"): the geometry of the SVG charts drawn by the Eta views
  * (views/check-charts.eta, views/timeline.eta), each with a table or sentence beside it for screen readers.
  * Durations are milliseconds; x and y are SVG user units of a fixed viewBox.
  */

@@ -1,5 +1,5 @@
 /**
- * A check's story (issue "The web app, part 3", item 1): its pings, flips and notifications interleaved, newest first,
+ * A check's story (docs/web-app.md, "A check's page"): its pings, flips and notifications interleaved, newest first,
  * a page at a time. Every query reads an index (pings `{checkId, n}`, flips and notifications `{checkId, created}`) and
  * a page reads at most `size` of each, never the whole log.
  */
@@ -11,7 +11,7 @@ import { pairDurations } from '../presenters/ping.js';
 import { flipRows, notificationRows, pingRows, type EventRow } from './event-rows.js';
 import type { EventsQuery, EventsWindow } from './events-query.js';
 
-/** Pings before a page read to find the starts of its completions (behaviour.md §2.6 rule 3). */
+/** Pings before a page read to find the starts of its completions (docs/checks.md, "Runs"). */
 const PAIRING_LOOKBACK = 200;
 /** The most pings read to pair a page's completions with their starts. */
 const PAIRING_MAX = 1000;
@@ -26,7 +26,7 @@ export interface EventsPage {
   older: string | null;
 }
 
-/** Pings numbered at most this are pruned (behaviour.md §3.6: only the newest `ping_log_limit` are kept). */
+/** Pings numbered at most this are pruned (docs/api-reference.md, "Endpoints": only the newest `ping_log_limit` are kept). */
 function prunedUpTo(check: CheckDoc, pingLogLimit: number): number {
   return check.nPings - pingLogLimit;
 }

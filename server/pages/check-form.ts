@@ -32,7 +32,7 @@ export interface CheckFormValues {
   graceUnit: number;
   /** The cron field's expression. */
   schedule: string;
-  /** The OnCalendar field's expressions, one per line (behaviour.md §7 item 6). */
+  /** The OnCalendar field's expressions, one per line (docs/api.md, "OnCalendar schedules"). */
   calendar: string;
   tz: string;
   postOnly: boolean;
@@ -110,7 +110,7 @@ function seconds(value: string, unit: number): number | string {
   return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) * unit : value;
 }
 
-/** The expression of the chosen kind's field (the API then takes a single line of 5 fields as cron, §3.7 rule 3). */
+/** The expression of the chosen kind's field (the API then takes a single line of 5 fields as cron, docs/api-reference.md, "Validation"). */
 export function scheduleOf(values: CheckFormValues): string {
   return values.kind === 'oncalendar' ? values.calendar : values.schedule;
 }

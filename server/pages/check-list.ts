@@ -4,7 +4,7 @@
  * toggles, and checks.json for the live poll (only the rows shown, with an ETag: 304 when nothing changed).
  *
  * The page is a few database queries (list-find.ts): its rows, the status counts and the tag chips at the request's
- * moment (behaviour.md §2.3); writes go through the API's services (server/services/checks.ts), so the check store
+ * moment (docs/checks.md, "Status"); writes go through the API's services (server/services/checks.ts), so the check store
  * makes every state change.
  */
 import { Router, type Request, type Response } from 'express';

@@ -1,7 +1,7 @@
 /**
  * A check's state in words for its page, live: "up, last ping 3 minutes ago", "running, started 2 minutes ago",
  * "late, last ping 2 hours ago", "down since 5 minutes ago", "paused", "new, never pinged". Statuses as the API's
- * live status (server/presenters/check.ts, docs/api.md); times relative to the request's clock.
+ * (docs/checks.md, "Status", server/presenters/check.ts); times relative to the request's clock.
  */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';

@@ -1,5 +1,5 @@
 /**
- * The schedule editor's preview: the next runs of a cron or OnCalendar schedule (by its shape, behaviour.md §3.7 rule 3)
+ * The schedule editor's preview: the next runs of a cron or OnCalendar schedule (by its shape, docs/api-reference.md, "Validation")
  * in a time zone, computed by the schedule engine the deadlines use (shared/domain/schedule.ts), after the API's own
  * validation of `schedule` and `tz`.
  */

@@ -21,7 +21,7 @@ export interface PingRow {
   kind: PingDoc['kind'];
   /** "success", "ignored", "exit status 3". */
   words: string;
-  /** Milliseconds since its start (behaviour.md §2.6 rule 3), null when not paired. */
+  /** Milliseconds since its start (docs/checks.md, "Runs"), null when not paired. */
   durationMs: number | null;
   rid: string | null;
   source: string;

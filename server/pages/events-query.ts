@@ -1,5 +1,5 @@
 /**
- * The query string of a check's events (issue "The web app, part 3", item 1): `kind` (a filter), `before=<n>` (pings
+ * The query string of a check's events (docs/web-app.md, "A check's page"): `kind` (a filter), `before=<n>` (pings
  * older than ping n, and what happened in their time) or, for the flips and notifications filters, `older=<ms>`
  * (events before that moment, milliseconds since the epoch). A link reproduces the view.
  */

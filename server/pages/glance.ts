@@ -4,7 +4,7 @@
  * project's counts per status for the project list (troubled projects first).
  *
  * A check counts as down when it is stored `down` or its deadline has passed (the deadline job flips it a moment
- * later): the live status of behaviour.md §2.3 without reading every check.
+ * later): the live status (docs/checks.md, "Status") without reading every check.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
@@ -89,7 +89,7 @@ const COUNT_FIELDS = { projectId: 1, kind: 1, timeout: 1, grace: 1, schedule: 1,
 export type ListedProject = MemberProject & { counts: ProjectCounts | null };
 
 /**
- * The user's open projects with their counts per live status at `now` (behaviour.md §2.3), most down first, then most
+ * The user's open projects with their counts per live status at `now` (docs/checks.md, "Status"), most down first, then most
  * late, then by name; then the locked ones by name, without counts.
  */
 export async function projectsWithCounts(viewer: Viewer, now: Date): Promise<ListedProject[]> {

@@ -13,7 +13,7 @@ export const PER_PAGE = 100;
 /** Longest search accepted, characters. */
 const MAX_Q = 200;
 
-/** The statuses a list filters by: the live status (behaviour.md §2.3), and `started` for a run in progress. */
+/** The statuses a list filters by: the live status (docs/checks.md, "Status"), and `started` for a run in progress. */
 export const LIST_STATUSES = ['down', 'grace', 'up', 'started', 'paused', 'new'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
 /** The sorts: creation (the API's order), name, last ping (newest first), and down first (then late, then by name). */

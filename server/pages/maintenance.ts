@@ -1,5 +1,5 @@
 /**
- * A project's maintenance windows in the browser (docs/alerting-rules.md, issue 22): the list (kind, times or schedule,
+ * A project's maintenance windows in the browser (docs/alerting-rules.md, "Maintenance windows"): the list (kind, times or schedule,
  * covered checks, active now), create, edit and delete for owners and read-write members; read-only members see the list.
  * Writes go through the API's service (server/services/maintenance.ts), which also releases held checks.
  */

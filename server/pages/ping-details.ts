@@ -13,7 +13,7 @@ import { bodyText, bytesOf, kindWords, sourceWords } from './ping-text.js';
 
 /** A ping number in a path: a positive whole number. */
 const PING_NUMBER_RE = /^[1-9]\d{0,14}$/;
-/** Pings read backwards to find a completion's start (behaviour.md §2.6 rule 3). */
+/** Pings read backwards to find a completion's start (docs/checks.md, "Runs"). */
 const PAIRING_LOOKBACK = 200;
 
 /** An email ping's parts. */
@@ -58,7 +58,7 @@ export async function findPing(check: CheckDoc, pingLogLimit: number, param: str
   return ping;
 }
 
-/** Milliseconds from the start of `ping`'s run (behaviour.md §2.6 rule 3), null when it is not a completion or has none. */
+/** Milliseconds from the start of `ping`'s run (docs/checks.md, "Runs"), null when it is not a completion or has none. */
 async function durationOf(ping: PingDoc): Promise<number | null> {
   if (ping.kind !== 'success' && ping.kind !== 'fail') return null;
   const around = await Ping.find({ checkId: ping.checkId, n: { $lte: ping.n, $gt: ping.n - PAIRING_LOOKBACK } }, { n: 1, created: 1, kind: 1, rid: 1 })

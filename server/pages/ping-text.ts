@@ -1,5 +1,5 @@
 /**
- * A ping as the check page words it (issue "The web app, part 3", item 1): its kind ("exit status 3"), its source
+ * A ping as the check page words it (docs/web-app.md, "A check's page"): its kind ("exit status 3"), its source
  * ("HTTPS POST from 203.0.113.7", "Email from ops\@example.org") and its body as text, or "binary, N bytes" when the
  * bytes are not UTF-8 text. Pure: the templates escape what these return.
  */
@@ -23,7 +23,7 @@ export function kindWords(ping: Pick<PingDoc, 'kind' | 'exitStatus'>): string {
   return ping.exitStatus !== null && ping.exitStatus !== undefined ? `exit status ${ping.exitStatus}` : KIND_WORDS[ping.kind];
 }
 
-/** "HTTP POST from 203.0.113.7", "HTTPS GET from an unknown address", or the email ping's `ua` ("Email from <sender>", behaviour.md §1.5). */
+/** "HTTP POST from 203.0.113.7", "HTTPS GET from an unknown address", or the email ping's `ua` ("Email from <sender>", docs/pinging.md, "What a ping records"). */
 export function sourceWords(ping: Pick<PingDoc, 'scheme' | 'method' | 'remoteAddr' | 'ua'>): string {
   if (ping.scheme === 'email') return ping.ua;
   return `${ping.scheme.toUpperCase()} ${ping.method} from ${ping.remoteAddr ?? 'an unknown address'}`;

@@ -1,5 +1,5 @@
 /**
- * The alerting-rule fields of the check editor (docs/alerting-rules.md, issue 22): the form's text ⇄ the API's rule keys
+ * The alerting-rule fields of the check editor (docs/alerting-rules.md, "In the browser"): the form's text ⇄ the API's rule keys
  * (server/schemas/check-rules.ts, timer-rules.ts). Seconds are typed as whole seconds; an empty field turns the rule off.
  */
 import type { Request } from 'express';

@@ -1,5 +1,5 @@
 /**
- * A user's sessions (issue 31 item 5; docs/web-app.md): each sign-in records its session id in a Redis set per user,
+ * A user's sessions (docs/web-app.md, "Account"): each sign-in records its session id in a Redis set per user,
  * with the device (User-Agent), client address, sign-in time and last request time (updated at most once a minute)
  * in the session itself. The account page lists them, ends one, or all but the current one; closing an account ends
  * them all. A session id is a bearer secret: pages name a session by an HMAC of it, never the id itself.

@@ -1,5 +1,5 @@
 /**
- * Single sign-on (issue 31 item 4; docs/web-app.md): OpenID Connect through openid-client (authorization code with
+ * Single sign-on (docs/web-app.md, "Single sign-on"): OpenID Connect through openid-client (authorization code with
  * PKCE, `state` and `nonce`, the provider found by discovery), and Healthchecks' REMOTE_USER_HEADER mode behind a
  * trusted proxy. A person is matched by email, or gets an account on first sign-in; the provider must say the address
  * is verified, and OIDC_ALLOWED_DOMAINS may narrow which ones. An account made otherwise is linked at its first

@@ -1,5 +1,5 @@
 /**
- * A project's last 24 hours in one picture (issue "The web app, part 3", item 2): one row per check with its runs
+ * A project's last 24 hours in one picture (docs/web-app.md, "A check's page"): one row per check with its runs
  * (start to end) and its down periods, drawn by server/pages/charts.ts, with a table beside it. Read access.
  */
 import { Router } from 'express';

@@ -1,5 +1,5 @@
 /**
- * Second factors in the web app (issue 31 item 3; docs/web-app.md): the sign-in's second step, authenticator apps
+ * Second factors in the web app (docs/web-app.md, "Two-factor authentication"): the sign-in's second step, authenticator apps
  * added with a QR code and removed, recovery codes, and sudo mode: a sensitive change (second factors, API keys) made
  * more than {@link SUDO_MS} after signing in asks for the password or a factor again. Owners may require a second
  * factor of every member of a project (guard.ts sends a member without one here).

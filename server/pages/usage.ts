@@ -29,7 +29,7 @@ export function usageExamples(pingUrl: string): UsageExample[] {
   ];
 }
 
-/** The example for a check's ping email address (`<uuid>\@<PING_EMAIL_DOMAIN>`, behaviour.md §5): a message sent to it is a ping. */
+/** The example for a check's ping email address (`<uuid>\@<PING_EMAIL_DOMAIN>`, docs/email-pings.md): a message sent to it is a ping. */
 export function emailExample(address: string): UsageExample {
   return { id: 'email', label: 'Email', code: `# any message to the address is a ping; keyword filters read its subject and body\necho "Backup done" | mail -s "backup: success" ${address}` };
 }

@@ -1,6 +1,6 @@
 /**
  * How a page names a check in its addresses (docs/wall.md, "What a wall sees"): a wall display by the check's
- * `unique_key` (behaviour.md §1.4; what the API shows a read-only key, §1.3 rule 1), never by its UUID, which is all
+ * `unique_key` (docs/api-reference.md, "unique_key"; what the API shows a read-only key, docs/api-reference.md, "Check object"), never by its UUID, which is all
  * a ping needs when the project has no ping key; everyone signed in by the UUID.
  */
 import type { Response } from 'express';

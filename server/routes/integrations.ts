@@ -1,6 +1,6 @@
 /**
- * `integrations/`: channels created, listed with their settings, updated and deleted through the API (issue "The web app, part 2", item 4; an
- * extension). Beside `channels/`, which stays exactly the reference's (GET only, behaviour.md §3.4). Read-write keys only.
+ * `integrations/`: channels created, listed with their settings, updated and deleted through the API (docs/api.md, "Notes"; an
+ * extension). Beside `channels/`, which stays exactly the reference's (GET only, docs/api-reference.md, "CORS and methods"). Read-write keys only.
  */
 import { Router, type RequestHandler } from 'express';
 import { endpoint } from '../middleware/endpoint.js';

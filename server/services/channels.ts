@@ -1,5 +1,5 @@
 /**
- * Channels written through the Management API's `integrations/` extension (issue "The web app, part 2", item 4): the payload turned into a stored value,
+ * Channels written through the Management API's `integrations/` extension (docs/api.md, "Notes": integrations through the API): the payload turned into a stored value,
  * with errors in the API's `json validation error: …` form, and URLs to private addresses refused unless INTEGRATIONS_ALLOW_PRIVATE_IPS.
  */
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';

@@ -1,5 +1,5 @@
 /**
- * A status page as visitors see it, computed in a fixed number of queries whatever its size (issue "Public status pages", item 4): the page, its
+ * A status page as visitors see it, computed in a fixed number of queries whatever its size (docs/status-pages.md, "Under a crowd"): the page, its
  * checks (those still in its project), their flips over the history span, the project's maintenance windows and the page's incidents. The cache
  * (server/status/cache.ts) keeps the result; nothing here runs per visitor.
  */

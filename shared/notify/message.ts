@@ -33,7 +33,7 @@ export function checkPageUrl(baseUrl: string, projectId: string, checkId: string
   return `${baseUrl}/projects/${projectId}/checks/${checkId}/`;
 }
 
-/** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (behaviour.md §1.2). */
+/** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (docs/api-reference.md, "Times"). */
 export function isoSeconds(at: Date): string {
   return `${at.toISOString().slice(0, 19)}+00:00`;
 }

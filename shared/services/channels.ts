@@ -1,5 +1,5 @@
 /**
- * Creating, listing, updating and deleting channels (integrations, behaviour.md §1.7).
+ * Creating, listing, updating and deleting channels (integrations, docs/api-reference.md, "Integration object").
  * Shared so the admin CLI and any process that manages channels apply the
  * same rules; the kind's settings are checked by `shared/notify/kinds.ts`.
  */

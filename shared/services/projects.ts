@@ -1,6 +1,6 @@
 /**
  * Creating projects and their keys. API keys follow the reference's format
- * (behaviour.md §3.2 rule 8): `hcw_`/`hcr_` + 28 URL-safe characters, stored
+ * (docs/api-reference.md, "API keys"): `hcw_`/`hcr_` + 28 URL-safe characters, stored
  * as SHA-256 digests and shown only once.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';

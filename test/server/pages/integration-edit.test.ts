@@ -48,7 +48,7 @@ describe('integrations page: editing through the kind’s form', () => {
     expect(JSON.parse(await stored(channel._id))).to.deep.equal({ chat_id: '-1009999' });
   });
 
-  it('asks for the stored secrets again when the server or URL changes, so none goes to a new host (issue 31, flaw 5)', async () => {
+  it('asks for the stored secrets again when the server or URL changes, so none goes to a new host', async () => {
     const value = JSON.stringify({ url: 'https://gotify.example.org', token: 'AbCdEf-gotify-app-token' });
     const channel = await buildChannel(built, { name: 'push', kind: 'gotify', value });
     const moved = await save(channel, { url: 'https://attacker.example', token: '' });

@@ -125,7 +125,7 @@ describe('integrations in the browser', () => {
     expect(failed.text).to.match(/id="test-result">Test: test notification failed: [^<]*500/);
   });
 
-  it(`limits tests per person (${TESTS_PER_USER} an hour) and per project (${TESTS_PER_PROJECT}), across channels (issue 31, flaw 8)`, async () => {
+  it(`limits tests per person (${TESTS_PER_USER} an hour) and per project (${TESTS_PER_PROJECT}), across integrations`, async () => {
     receiver = await startReceiver();
     const { built, agent, _csrf, base } = await setUp();
     const channels = await Promise.all(Array.from({ length: TESTS_PER_PROJECT + 1 }, (_, i) => buildChannel(built, { name: `hook ${i}`, kind: 'webhook', value: `${receiver!.url}/${i}` })));

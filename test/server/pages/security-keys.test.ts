@@ -1,4 +1,4 @@
-/** Security keys over HTTP (server/pages/security-keys.ts; issue 31 review findings): the options' answers to a script. */
+/** Security keys over HTTP (server/pages/security-keys.ts; docs/web-app.md, "Security keys and passkeys"): the options' answers to a script. */
 import { expect } from 'chai';
 import { SUDO_MS } from '../../../server/pages/sessions.js';
 import { buildUser, csrfOf, signIn, webAgent } from '../../helpers/web.js';
