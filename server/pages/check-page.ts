@@ -1,8 +1,8 @@
 /**
- * A check's own pages (docs/web-app.md, "A check's page"): the check page (its state in words, ping URL, controls, schedule and
- * integrations beside its events, charts and notifications), the full log, one ping's details and its body, and the
- * events the page's script polls for (static/events.js). Read-only: state changes stay with checks.ts, check-actions.ts
- * and the API's services.
+ * A check's own pages (docs/web-app.md, "A check's page"): the check page (its state in words, ping URL, controls,
+ * schedule and integrations beside its events, charts and notifications), the full log, one ping's details and its
+ * body, and the events the page's script polls for (static/events.js). Read-only: state changes stay with checks.ts,
+ * check-actions.ts and the API's services.
  */
 import { Router, type Request, type Response } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';

@@ -37,7 +37,7 @@ function updateRow(row, check) {
     badge.textContent = check.status === 'started' ? 'running' : check.status;
     badge.className = `status status-${check.status}`;
   }
-  row.querySelector('[data-field="running"]').hidden = !check.running || check.status === 'started';
+  row.querySelector('[data-field="running"]').hidden = !check.running;
   const duration = row.querySelector('[data-field="last_duration"]');
   if (duration && duration.textContent !== check.last_duration) duration.textContent = check.last_duration;
   const cell = row.querySelector('[data-field="last_ping"]');

@@ -62,7 +62,7 @@ describe("the check page's layout in a browser", function () {
       expect(box.top, selector).to.be.at.least(0);
       expect(box.bottom, selector).to.be.at.most(SCREEN.height);
     }
-    expect(await web.page.$eval('button[data-copy="ping-url"]', (b) => (b).hidden)).to.equal(false);
+    expect(await web.page.$eval('button[data-copy="ping-url"]', (b) => b.hidden)).to.equal(false);
     // Two columns: the events start right of the controls, at the top of the page.
     const [controls, story] = [await boxOf(web, '.check-controls'), await boxOf(web, '.check-story')];
     expect(story.left).to.be.above(controls.right);
