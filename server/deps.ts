@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import type { OpsConfig } from '../shared/config-ops.js';
 import type { PingJournal } from '../shared/pings/journal.js';
 import type { Queues } from '../shared/queues/index.js';
-import type { WebOptions } from './pages/options.js';
+import type { WebOptions } from './pages/kit/options.js';
 import type { ProxySettings } from './proxy.js';
 import { config } from '../shared/config.js';
 

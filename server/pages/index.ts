@@ -1,7 +1,7 @@
 /**
  * The web app (docs/web-app.md): server-rendered Eta pages for people who sign in with email and password, with
  * sessions in Redis, CSRF tokens on every state-changing request (csrf-sync, synchroniser tokens kept in the session),
- * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
+ * and role checks on every page. Each area's `static/` folder (server/pages/kit/folders.ts) is served at `/static/`.
  */
 import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
@@ -10,43 +10,42 @@ import type { AppDeps } from '../deps.js';
 import { AppError } from '../../shared/errors.js';
 import { logger } from '../../shared/logger.js';
 import { firstTextProblem } from '../../shared/domain/text.js';
-import { webOptionsOf } from './options.js';
-import { sessionMiddleware } from './session.js';
-import { accountLimits } from './limits.js';
-import { loadUser } from './guard.js';
-import { PAGE_HEADERS, render } from './render.js';
-import { accountRouter } from './account.js';
-import { recoveryRouter } from './recovery.js';
-import { emailChangeRouter } from './email-change.js';
-import { accountPageRouter } from './account-page.js';
-import { accountDisplayRouter } from './account-display.js';
-import { UserSessions } from './sessions.js';
-import { twoFactorRouter } from './two-factor.js';
-import { securityKeysRouter } from './security-keys.js';
-import { oidcRouter, remoteUser } from './sso.js';
-import { projectsRouter } from './projects.js';
-import { membersRouter } from './members.js';
-import { checksRouter } from './checks.js';
-import { checkPageRouter } from './check-page.js';
-import { checkActionsRouter } from './check-actions.js';
-import { checkListRouter } from './check-list.js';
-import { glanceOf } from './glance.js';
-import { integrationsRouter } from './integrations.js';
-import { maintenanceRouter } from './maintenance.js';
-import { statusPagesRouter } from './status-pages.js';
-import { statusIncidentsRouter } from './status-incidents.js';
-import { logoUpload } from './upload.js';
-import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
-import { timelineRouter } from './timeline.js';
-import { badgePageRouter } from './badge-page.js';
-import { docsFilesRouter, docsRouter } from './docs.js';
-import { wallRouter } from './wall.js';
-import { reportsRouter, reportsUnsubscribeRouter } from './reports.js';
-import { pageNotFound } from './not-found.js';
+import { webOptionsOf } from './kit/options.js';
+import { sessionMiddleware } from './kit/session.js';
+import { accountLimits } from './kit/limits.js';
+import { loadUser } from './kit/guard.js';
+import { PAGE_HEADERS, render } from './kit/render.js';
+import { staticFolders } from './kit/folders.js';
+import { accountRouter } from './account/account.js';
+import { recoveryRouter } from './account/recovery.js';
+import { emailChangeRouter } from './account/email-change.js';
+import { accountPageRouter } from './account/account-page.js';
+import { accountDisplayRouter } from './account/account-display.js';
+import { UserSessions } from './account/sessions.js';
+import { twoFactorRouter } from './account/two-factor.js';
+import { securityKeysRouter } from './account/security-keys.js';
+import { oidcRouter, remoteUser } from './account/sso.js';
+import { projectsRouter } from './members/projects.js';
+import { membersRouter } from './members/members.js';
+import { checksRouter } from './checks/checks.js';
+import { checkPageRouter } from './checks/check-page.js';
+import { checkActionsRouter } from './checks/check-actions.js';
+import { checkListRouter } from './checks/list/check-list.js';
+import { glanceOf } from './kit/glance.js';
+import { integrationsRouter } from './integrations/integrations.js';
+import { maintenanceRouter } from './checks/maintenance.js';
+import { statusPagesRouter } from './status-pages/status-pages.js';
+import { statusIncidentsRouter } from './status-pages/status-incidents.js';
+import { logoUpload } from './status-pages/upload.js';
+import { channelLinksRouter, unsubscribeRouter } from './integrations/channel-links.js';
+import { timelineRouter } from './checks/timeline.js';
+import { badgePageRouter } from './checks/badge-page.js';
+import { docsFilesRouter, docsRouter } from './docs/docs.js';
+import { wallRouter } from './wall/wall.js';
+import { reportsRouter, reportsUnsubscribeRouter } from './account/reports.js';
+import { pageNotFound } from './kit/not-found.js';
 
 const log = logger.child({ module: 'pages' });
-/** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
-const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
 /** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
 /** Paths of the pages: only these get a session, so the API and the badges never touch one. */
@@ -97,7 +96,9 @@ export function pagesRouter(deps: AppDeps): Router {
   const options = deps.web ?? webOptionsOf();
   const router = Router({ strict: true, caseSensitive: true });
   router.use('/static/vendor/simplewebauthn', express.static(WEBAUTHN_BROWSER, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
-  router.use('/static', express.static(STATIC, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
+  for (const dir of staticFolders()) {
+    router.use('/static', express.static(dir, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
+  }
 
   const pages = Router({ strict: true, caseSensitive: true });
   const { csrfSynchronisedProtection } = csrfSync({

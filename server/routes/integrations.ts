@@ -14,9 +14,9 @@ import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { createChannel, deleteChannel, newAddresses, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
 import { unconfirmedAfter } from '../../shared/services/email-channels.js';
 import type { AppDeps } from '../deps.js';
-import { webOptionsOf } from '../pages/options.js';
-import { accountLimits } from '../pages/limits.js';
-import { allowConfirmations, mailInBackground } from '../pages/channel-links.js';
+import { webOptionsOf } from '../pages/kit/options.js';
+import { accountLimits } from '../pages/kit/limits.js';
+import { allowConfirmations, mailInBackground } from '../pages/integrations/channel-links.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError, notFound } from '../../shared/errors.js';
 

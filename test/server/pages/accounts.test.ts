@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { User } from '../../../shared/models/user.js';
 import { authenticate } from '../../../shared/services/users.js';
-import { SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP } from '../../../server/pages/limits.js';
+import { SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP } from '../../../server/pages/kit/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 
 describe('sign-up and password change', () => {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { CHANNEL_KINDS, providerOf } from '../../../shared/notify/kinds.js';
 import { channelValueOf } from '../../../server/services/channels.js';
-import { fieldsOf, settingsOfForm } from '../../../server/pages/channel-form.js';
+import { fieldsOf, settingsOfForm } from '../../../server/pages/integrations/channel-form.js';
 
 /** Names the form's own fields have. */
 const FORM_NAMES = ['_csrf', 'kind', 'name', 'notify', 'choose', 'fields_kind', 'clear'];

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Channel, type ChannelDoc } from '../../../shared/models/channel.js';
 import { channelValueOf } from '../../../server/services/channels.js';
-import { settingsOfForm } from '../../../server/pages/channel-form.js';
+import { settingsOfForm } from '../../../server/pages/integrations/channel-form.js';
 import { buildChannel, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 import { api } from '../routes/support.js';

@@ -12,7 +12,7 @@ import { parseChannelSettings } from '../../../shared/notify/kinds.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
-import { TESTS_PER_PROJECT, TESTS_PER_USER } from '../../../server/pages/integrations.js';
+import { TESTS_PER_PROJECT, TESTS_PER_USER } from '../../../server/pages/integrations/integrations.js';
 
 /** A project with a member of `role` signed in, and the CSRF token of the integrations page. */
 async function setUp(role: 'rw' | 'ro' = 'rw'): Promise<{ built: TestProject; agent: supertest.Agent; _csrf: string; base: string }> {

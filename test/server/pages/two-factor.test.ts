@@ -5,7 +5,7 @@ import { generate } from 'otplib';
 import { ApiKey } from '../../../shared/models/api-key.js';
 import { Project } from '../../../shared/models/project.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
-import { FACTOR_TRIES_PER_USER } from '../../../server/pages/limits.js';
+import { FACTOR_TRIES_PER_USER } from '../../../server/pages/kit/limits.js';
 import { buildProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
 
