@@ -16,7 +16,7 @@ import { unconfirmedAfter } from '../../shared/services/email-channels.js';
 import type { AppDeps } from '../deps.js';
 import { webOptionsOf } from '../pages/kit/options.js';
 import { accountLimits } from '../pages/kit/limits.js';
-import { allowConfirmations, mailInBackground } from '../pages/integrations/channel-links.js';
+import { allowConfirmations, mailInBackground } from '../pages/integrations/index.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError, notFound } from '../../shared/errors.js';
 
