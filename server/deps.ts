@@ -18,7 +18,7 @@ export interface AppDeps {
   ops?: OpsConfig;
   /** The process's ping journal (shared/pings/journal.ts); without one, a ping is answered once MongoDB has it. */
   journal?: PingJournal;
-  /** The web app's settings (server/pages/options.ts); default from config (tests pass their own). */
+  /** The web app's settings (server/pages/kit/options.ts); default from config (tests pass their own). */
   web?: WebOptions;
   /** Proxies in front whose headers the ping log believes (server/proxy.ts); default `config.trustProxy` (tests pass their own). */
   trustProxy?: number;

@@ -11,7 +11,7 @@ import { Project, type ProjectDoc } from '../../../shared/models/project.js';
 import { User } from '../../../shared/models/user.js';
 import { projectsOf, removeMember } from '../../../shared/services/members.js';
 import { authenticate } from '../../../shared/services/users.js';
-import { deleteProject } from '../../services/projects.js';
+import { deleteProject } from '../../services/project-changes.js';
 import { projectAccess, requireUser, ROLE_LABELS, accessOf } from '../kit/guard.js';
 import { currentUser, render } from '../kit/render.js';
 import { fieldOf, listOf, ticked } from '../kit/forms.js';

@@ -1,6 +1,6 @@
 /**
  * Security keys and passkeys in the web app (issue 31 item 3; docs/web-app.md): added from the account page (sudo
- * mode) and used at the sign-in's second step. The browser side is server/pages/static/webauthn.js with
+ * mode) and used at the sign-in's second step. The browser side is server/pages/account/static/webauthn.js with
  * \@simplewebauthn/browser served from this install (`/static/vendor/simplewebauthn/`); it asks for options as JSON
  * (CSRF token in a header) and posts the authenticator's answer in the page's form. Each challenge lives in the session
  * and is used once.

@@ -1,7 +1,7 @@
 /**
  * Linking single sign-on to an account that exists already (docs/web-app.md, Single sign-on; docs/security.md): the
  * first OpenID Connect sign-in into an account made otherwise links it only after that account's own proof, its
- * second factor (the usual second step, server/pages/two-factor.ts) or, when it has none, its password once, typed
+ * second factor (the usual second step, server/pages/account/two-factor.ts) or, when it has none, its password once, typed
  * here. Nothing of the account is removed; a refused proof links nothing.
  */
 import { Router, type Request, type Response } from 'express';

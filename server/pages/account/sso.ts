@@ -3,7 +3,7 @@
  * PKCE, `state` and `nonce`, the provider found by discovery), and Healthchecks' REMOTE_USER_HEADER mode behind a
  * trusted proxy. A person is matched by email, or gets an account on first sign-in; the provider must say the address
  * is verified, and OIDC_ALLOWED_DOMAINS may narrow which ones. An account made otherwise is linked at its first
- * OpenID Connect sign-in only after its own second factor, or its password when it has none (server/pages/sso-link.ts);
+ * OpenID Connect sign-in only after its own second factor, or its password when it has none (server/pages/account/sso-link.ts);
  * a linked account with a second factor is still asked for it, unless the ID token says the provider did multi-factor
  * authentication (`amr`, or an `acr` named in OIDC_MFA_ACR). A refused answer gets a page with the reason and signs
  * no one in.

@@ -84,7 +84,7 @@ export async function checkCharts(check: CheckDoc, now: Date, zone: string): Pro
   };
 }
 
-/** The viewer's zone and the request's present (server/pages/times.ts) of a page's response. */
+/** The viewer's zone and the request's present (server/pages/kit/times.ts) of a page's response. */
 export function viewerOf(res: Response): { zone: string; now: Date } {
   return { zone: zoneOr(currentUser(res)?.tz), now: (res.locals.now as Date | undefined) ?? new Date() };
 }

@@ -45,7 +45,7 @@ export interface CheckFormValues {
   successKw: string;
   failureKw: string;
   channels: string[];
-  /** The alerting rules (server/pages/rule-form.ts). */
+  /** The alerting rules (server/pages/checks/rule-form.ts). */
   rules: RuleFormValues;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A project's last 24 hours in one picture (issue "The web app, part 3", item 2): one row per check with its runs
- * (start to end) and its down periods, drawn by server/pages/charts.ts, with a table beside it. Read access.
+ * (start to end) and its down periods, drawn by server/pages/checks/charts.ts, with a table beside it. Read access.
  */
 import { Router } from 'express';
 import { Check, type CheckDoc } from '../../../shared/models/check.js';

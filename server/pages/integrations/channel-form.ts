@@ -1,7 +1,7 @@
 /**
  * The integrations page's channel form (docs/web-app.md): kind, name, the kind's settings as fields
- * (server/pages/channel-kinds.ts) and which flips alert (`both`, `down`, `up`). The fields are assembled into the
- * settings object the API takes and checked by the API's own code (server/services/channels.ts channelValueOf, the
+ * (server/pages/integrations/channel-kinds.ts) and which flips alert (`both`, `down`, `up`). The fields are assembled into the
+ * settings object the API takes and checked by the API's own code (server/services/channel-input.ts channelValueOf, the
  * kind's Joi schema in shared/notify), so the page shows the API's message under the setting's field.
  */
 import type { Request } from 'express';
@@ -10,7 +10,7 @@ import { CHANNEL_KINDS, ChannelValueError, parseChannelSettings } from '../../..
 import type { ChannelDoc } from '../../../shared/models/channel.js';
 import { MAX_CHANNEL_NAME } from '../../schemas/channel.js';
 import { VALIDATION_PREFIX } from '../../schemas/parse.js';
-import { assertChannelMembers, channelValueOf } from '../../services/channels.js';
+import { assertChannelMembers, channelValueOf } from '../../services/channel-input.js';
 import { FieldError, fieldOf, listOf } from '../kit/forms.js';
 import { formKindOf, KIND_FORMS, type SettingField } from './channel-kinds.js';
 

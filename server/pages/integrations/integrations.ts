@@ -4,7 +4,7 @@
  * through shared/services/channels.ts with the API's validation; a test goes through the real provider once
  * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel,
  * {@link TESTS_PER_USER} an hour per person and {@link TESTS_PER_PROJECT} per project (so no one mails an address over and over).
- * An email address added gets a confirmation mail (server/pages/channel-links.ts), limited per address and client.
+ * An email address added gets a confirmation mail (server/pages/integrations/channel-links.ts), limited per address and client.
  */
 import { Router, type Request, type Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';

@@ -50,7 +50,7 @@ export const ROLE_LABELS: Record<Role, string> = { owner: 'owner', rw: 'read-wri
 /**
  * Requires a signed-in member of `:projectId` whose role allows `need` (shared/services/members.ts CAN); a member
  * the project is locked to (shared/services/access.ts: it requires a second factor they lack) is sent to add one (except to leave it: `leaving`). Without
- * a user, a wall display's grant for the project (server/pages/wall-grant.ts) reads its checks as `ro`
+ * a user, a wall display's grant for the project (server/pages/kit/wall-grant.ts) reads its checks as `ro`
  * (`res.locals.wall`).
  * @throws AppError(404) `no such project` (unknown, deleted, or not a member); AppError(403) when the role is too weak
  *   or a wall asks for more than its pages; AppError(401) when a wall's key was revoked.

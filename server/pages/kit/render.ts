@@ -36,9 +36,9 @@ export function currentUser(res: Response): UserDoc | undefined {
 
 /**
  * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
- * `times` (server/pages/times.ts, in the user's zone or the one `?tz=` chose: server/pages/zone.ts) with `zoneSwitch`,
+ * `times` (server/pages/kit/times.ts, in the user's zone or the one `?tz=` chose: server/pages/kit/zone.ts) with `zoneSwitch`,
  * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), `wall` for a wall display
- * (server/pages/wall-grant.ts), and `res.locals.pageData` (what a route before the page's added).
+ * (server/pages/kit/wall-grant.ts), and `res.locals.pageData` (what a route before the page's added).
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -50,7 +50,7 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const { zone, switcher } = zoneOfRequest(req, res, user?.tz);
   const times = pageTimes(zone, (res.locals.now as Date | undefined) ?? new Date());
   const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
-  // `glance`: the user's projects with their down counts (server/pages/glance.ts), for the title, favicon and switcher.
+  // `glance`: the user's projects with their down counts (server/pages/kit/glance.ts), for the title, favicon and switcher.
   const glance = res.locals.glance as unknown;
   const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
   const html = eta.render(view, { ...shared, ...extra, ...data });

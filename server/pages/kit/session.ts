@@ -16,13 +16,13 @@ declare module 'express-session' {
     epoch?: number;
     /** One message for the next page shown (after a redirect). */
     notice?: string;
-    /** The User-Agent and client address at sign-in (server/pages/sessions.ts). */
+    /** The User-Agent and client address at sign-in (server/pages/account/sessions.ts). */
     device?: string;
     ip?: string;
     /** Sign-in and last request times, milliseconds since the epoch. */
     since?: number;
     seen?: number;
-    /** Until when (ms since the epoch) sensitive changes need no new confirmation (sudo mode, server/pages/two-factor.ts). */
+    /** Until when (ms since the epoch) sensitive changes need no new confirmation (sudo mode, server/pages/account/two-factor.ts). */
     sudoUntil?: number;
     /** Between a right password and the second factor: who, their epoch, where to go, until when (ms), whether it links single sign-on. */
     pending?: { userId: string; epoch: number; next: string; until: number; link?: boolean };
@@ -30,9 +30,9 @@ declare module 'express-session' {
     factorAt?: number;
     /** The TOTP secret of an authenticator app being added, until its first code is typed. */
     totpSecret?: string;
-    /** The challenge of the WebAuthn ceremony under way (server/pages/security-keys.ts), used once. */
+    /** The challenge of the WebAuthn ceremony under way (server/pages/account/security-keys.ts), used once. */
     webauthnChallenge?: string;
-    /** An OpenID Connect sign-in at the provider (server/pages/sso.ts): PKCE verifier, state, nonce, where to go, until when (ms). */
+    /** An OpenID Connect sign-in at the provider (server/pages/account/sso.ts): PKCE verifier, state, nonce, where to go, until when (ms). */
     oidc?: { verifier: string; state: string; nonce: string; next: string; until: number };
   }
 }

@@ -10,7 +10,7 @@ import { UUID_RE, uniqueKeyOf } from '../../../shared/domain/ids.js';
 /** A check's `unique_key`: 40 lowercase hex characters. */
 export const UNIQUE_KEY_RE = /^[0-9a-f]{40}$/;
 
-/** Whether this request is a wall display's (server/pages/guard.ts sets `res.locals.wall`). */
+/** Whether this request is a wall display's (server/pages/kit/guard.ts sets `res.locals.wall`). */
 export const isWall = (res: Response): boolean => res.locals.wall === true;
 
 /** The path segment naming `check` to this request: its `unique_key` for a wall, else its UUID. */

@@ -21,7 +21,7 @@ export interface WallGrant {
 
 declare module 'express-session' {
   interface SessionData {
-    /** A wall display's grant (server/pages/wall-grant.ts); absent for everyone else. */
+    /** A wall display's grant (server/pages/kit/wall-grant.ts); absent for everyone else. */
     wall?: WallGrant;
   }
 }

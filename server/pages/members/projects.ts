@@ -10,7 +10,7 @@ import { createOwnedProject } from '../../../shared/services/members.js';
 import { apiKeysOf, createApiKey, revokeApiKey } from '../../../shared/services/api-keys.js';
 import { CAN } from '../../../shared/services/members.js';
 import type { Clock } from '../../../shared/clock.js';
-import { deleteProject, MAX_PROJECT_NAME, renameProject } from '../../services/projects.js';
+import { deleteProject, MAX_PROJECT_NAME, renameProject } from '../../services/project-changes.js';
 import { accessOf, projectAccess, requireSudo, requireUser, ROLE_LABELS } from '../kit/guard.js';
 import { currentUser, render } from '../kit/render.js';
 import { fieldOf } from '../kit/forms.js';

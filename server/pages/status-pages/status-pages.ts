@@ -1,6 +1,6 @@
 /**
  * A project's status pages in the browser (docs/status-pages.md, issue "Public status pages", item 1): the list for every member; create, edit
- * (settings, logo, sections of components), delete for owners and read-write members. Incidents are server/pages/status-incidents.ts. Writes go
+ * (settings, logo, sections of components), delete for owners and read-write members. Incidents are server/pages/status-pages/status-incidents.ts. Writes go
  * through server/services/status-pages.ts, which tells every web process's cache.
  */
 import { Router, type Request, type Response } from 'express';

@@ -1,6 +1,6 @@
 /**
  * The wall display (docs/wall.md): `/wall/` is a form where one pastes a project's read-only API key; the session
- * then holds a wall grant (server/pages/wall-grant.ts) and shows that project's checks list and check pages as the
+ * then holds a wall grant (server/pages/kit/wall-grant.ts) and shows that project's checks list and check pages as the
  * `ro` role, live, without an account. A read-write key is refused and never kept: a wall must not hold a key that
  * can change anything. `GET /wall/<key id>.<signature>` opens the same grant from a signed link an owner copies from
  * `/projects/<id>/keys/<key id>/wall-link`. `POST /wall/leave` ends the grant.

@@ -1,4 +1,4 @@
-/** The account page (server/pages/account-page.ts, sessions.ts; issue 31 item 5): sessions, leaving projects, closing the account. */
+/** The account page (server/pages/account/account-page.ts, sessions.ts; issue 31 item 5): sessions, leaving projects, closing the account. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Membership } from '../../../shared/models/membership.js';

@@ -1,4 +1,4 @@
-/** Sign-up (REGISTRATION_OPEN) and password change (server/pages/account.ts): nothing tells which addresses have accounts. */
+/** Sign-up (REGISTRATION_OPEN) and password change (server/pages/account/account.ts): nothing tells which addresses have accounts. */
 import { expect } from 'chai';
 import { User } from '../../../shared/models/user.js';
 import { authenticate } from '../../../shared/services/users.js';

@@ -1,5 +1,5 @@
 /**
- * The checks list (server/pages/check-list.ts, list-query.ts) and status at a glance (glance.ts) over HTTP: search,
+ * The checks list (server/pages/checks/list/check-list.ts, list-query.ts) and status at a glance (glance.ts) over HTTP: search,
  * tag and status filters, sorts, pages, bad parameters as a 400 page, integration toggles and pause from the list
  * (CSRF and roles), checks.json's ETag, the project list's counts and order, the tab title.
  */

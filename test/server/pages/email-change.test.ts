@@ -1,4 +1,4 @@
-/** Changing an account's address (server/pages/email-change.ts), confirmed from the new address; mail caught by a real SMTP receiver. */
+/** Changing an account's address (server/pages/account/email-change.ts), confirmed from the new address; mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { User } from '../../../shared/models/user.js';

@@ -1,5 +1,5 @@
 /**
- * Email integrations' addresses (server/pages/channel-links.ts, shared/services/email-channels.ts): confirmation
+ * Email integrations' addresses (server/pages/integrations/channel-links.ts, shared/services/email-channels.ts): confirmation
  * mailed on every creation path, confirmed by link, one-click unsubscribe; mail caught by a real SMTP receiver.
  */
 import { expect } from 'chai';

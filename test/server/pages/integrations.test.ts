@@ -1,5 +1,5 @@
 /**
- * Integrations in the browser (server/pages/integrations.ts, channel-form.ts): the list with assigned checks and the
+ * Integrations in the browser (server/pages/integrations/integrations.ts, channel-form.ts): the list with assigned checks and the
  * last delivery, add/edit/delete with the API's validation beside the field (each kind's fields: integration-fields.test.ts), the Test button through the real
  * provider to a local receiver, its rate limit, and the check page's notification log.
  */

@@ -1,4 +1,4 @@
-/** Password reset by a mailed link (server/pages/recovery.ts, shared/services/account-links.ts), mail caught by a real SMTP receiver. */
+/** Password reset by a mailed link (server/pages/account/recovery.ts, shared/services/account-links.ts), mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { User } from '../../../shared/models/user.js';

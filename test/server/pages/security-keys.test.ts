@@ -1,4 +1,4 @@
-/** Security keys over HTTP (server/pages/security-keys.ts; issue 31 review findings): the options' answers to a script. */
+/** Security keys over HTTP (server/pages/account/security-keys.ts; issue 31 review findings): the options' answers to a script. */
 import { expect } from 'chai';
 import { SUDO_MS } from '../../../server/pages/account/sessions.js';
 import { buildUser, csrfOf, signIn, webAgent } from '../../helpers/web.js';

@@ -1,4 +1,4 @@
-/** Sign-in by a mailed link (server/pages/recovery.ts), mail caught by a real SMTP receiver. */
+/** Sign-in by a mailed link (server/pages/account/recovery.ts), mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { User } from '../../../shared/models/user.js';

@@ -1,4 +1,4 @@
-/** Sign-in, sign-out and the session cookie (server/pages/account.ts, session.ts, limits.ts). */
+/** Sign-in, sign-out and the session cookie (server/pages/account/account.ts, session.ts, limits.ts). */
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from '../../../server/pages/kit/limits.js';

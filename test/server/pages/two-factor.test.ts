@@ -1,4 +1,4 @@
-/** Second factors (server/pages/two-factor.ts, shared/services/second-factor.ts; issue 31 item 3): TOTP, recovery codes, sudo mode, projects that require one. */
+/** Second factors (server/pages/account/two-factor.ts, shared/services/second-factor.ts; issue 31 item 3): TOTP, recovery codes, sudo mode, projects that require one. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { generate } from 'otplib';

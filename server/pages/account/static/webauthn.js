@@ -1,4 +1,4 @@
-// Security keys and passkeys (server/pages/security-keys.ts): a form marked data-webauthn asks the server for the
+// Security keys and passkeys (server/pages/account/security-keys.ts): a form marked data-webauthn asks the server for the
 // ceremony's options, lets the browser talk to the authenticator, and posts its answer in the form's "answer" field.
 import { startAuthentication, startRegistration, browserSupportsWebAuthn } from '/static/vendor/simplewebauthn/index.js';
 

@@ -13,10 +13,11 @@
  *   fields), so the superset "deadline within the project's largest grace" is read and refined with liveStatus;
  * - up: stored `up`, no run, not down and not late.
  */
-import { Check, type CheckDoc, type StoredStatus } from '../../../../shared/models/check.js';
+import { Check, type CheckDoc } from '../../../../shared/models/check.js';
 import { liveStatus } from '../../../../shared/domain/status.js';
 import { applyListQuery, LIST_STATUSES, PER_PAGE, TROUBLE, type ListQuery, type ListRow, type ListStatus } from './list-query.js';
 import { UUID_RE } from '../../../../shared/domain/ids.js';
+import { chipsOf, countsByTags, groupsOf, zeroCounts, type Chip, type Counts } from './list-counts.js';
 
 /** The fields a row reads: enough for its live status and its cells. */
 export const ROW_FIELDS = {
@@ -28,7 +29,6 @@ export type RowDoc = Pick<CheckDoc, keyof typeof ROW_FIELDS>;
 export type Row = RowDoc & ListRow;
 /** A filter of checks. */
 type Filter = Record<string, unknown>;
-type Counts = Record<ListStatus, number>;
 
 /** The projection's documents as rows at `now`. */
 export function rowsOf(docs: RowDoc[], now: Date): Row[] {
@@ -98,73 +98,11 @@ const SORTS = {
   last_ping: { lastPing: -1, name: 1, created: 1, _id: 1 },
 } as const;
 
-/** A `$group` row: the checks of one `tags` string, stored status and grace (seconds). */
-interface Group {
-  _id: { tags?: string; status: StoredStatus; grace?: number };
-  n: number;
-}
-/** The checks matching `match` counted by `tags` string and stored status, and by grace when `byGrace`. */
-const groupsOf = (match: Filter, byGrace = false): Promise<Group[]> =>
-  Check.aggregate<Group>([{ $match: match }, { $group: { _id: { tags: '$tags', status: '$status', ...(byGrace ? { grace: '$grace' } : {}) }, n: { $sum: 1 } } }]).exec();
-
 /** The project's late checks at `now`: the superset of deadlines within `maxGrace` seconds, refined. */
 async function lateRows(projectId: string, now: Date, maxGrace: number): Promise<Row[]> {
   if (maxGrace <= 0) return [];
   const filter: Filter = { projectId, status: 'up', lastStart: null, deadline: { $gt: now, $lte: new Date(now.getTime() + maxGrace * 1000) } };
   return rowsOf(await Check.find(filter, ROW_FIELDS).lean<RowDoc[]>(), now).filter((row) => row.live === 'grace');
-}
-
-const zero = (): Counts => Object.fromEntries(LIST_STATUSES.map((s) => [s, 0])) as Counts;
-
-/** The shown-status counts of each `tags` string from the three groupings and the late rows (see the module's doc). */
-function countsByTags(all: Group[], due: Group[], running: Group[], late: Row[]): Map<string, Counts> {
-  const byTags = new Map<string, Counts>();
-  const of = (tags: string | undefined): Counts => {
-    const key = tags ?? '';
-    if (!byTags.has(key)) byTags.set(key, zero());
-    return byTags.get(key)!;
-  };
-  for (const g of all) of(g._id.tags)[g._id.status] += g.n;
-  for (const g of due.filter((d) => d._id.status !== 'down')) {
-    of(g._id.tags)[g._id.status] -= g.n;
-    of(g._id.tags).down += g.n;
-  }
-  for (const g of running.filter((r) => r._id.status === 'up' || r._id.status === 'new')) {
-    of(g._id.tags)[g._id.status] -= g.n;
-    of(g._id.tags).started += g.n;
-  }
-  for (const row of late) {
-    of(row.tags).up--;
-    of(row.tags).grace++;
-  }
-  return byTags;
-}
-
-/** A tag's chip: its checks' count and worst shown status (TROUBLE order). */
-export interface Chip {
-  tag: string;
-  worst: ListStatus;
-  count: number;
-}
-
-/** The chips, by tag name, of the counts by `tags` string. */
-function chipsOf(byTags: Map<string, Counts>): Chip[] {
-  const chips = new Map<string, Chip>();
-  for (const [tags, counts] of byTags) {
-    const worst = TROUBLE.find((s) => counts[s] > 0);
-    if (!worst) continue;
-    const count = LIST_STATUSES.reduce((sum, s) => sum + counts[s], 0);
-    for (const tag of tags.split(/\s+/)) {
-      if (tag === '') continue;
-      const chip = chips.get(tag);
-      if (!chip) chips.set(tag, { tag, worst, count });
-      else {
-        chip.count += count;
-        if (TROUBLE.indexOf(worst) < TROUBLE.indexOf(chip.worst)) chip.worst = worst;
-      }
-    }
-  }
-  return [...chips.values()].sort((a, b) => a.tag.localeCompare(b.tag));
 }
 
 /** What the list page shows of a project at one moment. */
@@ -208,7 +146,7 @@ export async function listPage(projectId: string, query: ListQuery, now: Date, p
   ]);
   const late = await lateRows(projectId, now, Math.max(0, ...all.map((g) => g._id.grace ?? 0)));
   const byTags = countsByTags(all, due, running, late);
-  const counts = zero();
+  const counts = zeroCounts();
   for (const c of byTags.values()) for (const s of LIST_STATUSES) counts[s] += c[s];
   const total = all.reduce((sum, g) => sum + g.n, 0);
   const lateKept = applyListQuery(late, { ...query, status: null, sort: 'name' });

@@ -1,4 +1,4 @@
-// Live events on a check's page (server/pages/check-page.ts): polls <check>/events?since=<ping n>&after=<ms> and puts
+// Live events on a check's page (server/pages/checks/check-page.ts): polls <check>/events?since=<ping n>&after=<ms> and puts
 // the new rows (HTML the server rendered and escaped) on top of the list, the state in words in the heading, and the
 // facts pings change (Last ping, Pings).
 // Every 2 s while the tab is visible, every 30 s while it is hidden. Without this script the page shows the same
@@ -11,7 +11,7 @@ function setupLiveEvents(table) {
   const rows = table.querySelector('tbody');
   const state = document.querySelector('#check-state');
   const status = document.querySelector('#check-status');
-  // The page's zone choice (?tz=, server/pages/zone.ts) goes with every poll, so new rows show times in the same zone.
+  // The page's zone choice (?tz=, server/pages/kit/zone.ts) goes with every poll, so new rows show times in the same zone.
   const tz = new URLSearchParams(location.search).get('tz');
   const withZone = (url) => (tz ? `${url}&tz=${encodeURIComponent(tz)}` : url);
   let next = withZone(table.dataset.events);

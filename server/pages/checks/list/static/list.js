@@ -10,7 +10,7 @@ const POLL_MS = 2000;
 const HIDDEN_POLL_MS = 30000;
 const UNITS = [['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
 
-/** As server/pages/times.ts relativeTime: "just now", "3 minutes ago", "in 2 hours". */
+/** As server/pages/kit/times.ts relativeTime: "just now", "3 minutes ago", "in 2 hours". */
 function relative(at, now) {
   const diffS = Math.round((now - at) / 1000);
   const abs = Math.abs(diffS);

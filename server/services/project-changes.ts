@@ -1,4 +1,7 @@
-/** Deleting a project from the web app: its checks with their pings, flips and notifications, channels, people, keys, status pages. */
+/**
+ * Changes to a project made from the web app: renaming it, and deleting it with its checks, pings, flips,
+ * notifications, channels, people, keys and status pages. Creating a project and its keys is shared/services/projects.ts.
+ */
 import { Project } from '../../shared/models/project.js';
 import { Check } from '../../shared/models/check.js';
 import { Ping } from '../../shared/models/ping.js';

@@ -1,6 +1,8 @@
 /**
- * Channels written through the Management API's `integrations/` extension (issue "The web app, part 2", item 4): the payload turned into a stored value,
- * with errors in the API's `json validation error: …` form, and URLs to private addresses refused unless INTEGRATIONS_ALLOW_PRIVATE_IPS.
+ * An integration's input checked before it is stored, for the Management API's `integrations/` extension and the web
+ * app's forms: the payload turned into a stored value, with errors in the API's `json validation error: …` form and
+ * URLs to private addresses refused unless INTEGRATIONS_ALLOW_PRIVATE_IPS; a group's members checked in the project;
+ * a project's channel found by id. Storing, listing and deleting channels is shared/services/channels.ts.
  */
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { config } from '../../shared/config.js';
