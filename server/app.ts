@@ -21,7 +21,7 @@ import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
 import { pagesRouter } from './pages/index.js';
-import { webOptionsOf } from './pages/options.js';
+import { webOptionsOf } from './pages/kit/options.js';
 import { statusRouter } from './status/routes.js';
 import { expressTrustOf } from './proxy.js';
 import { isDbReachable } from '../shared/db.js';

@@ -9,7 +9,7 @@ import { Incident, type IncidentDoc } from '../../shared/models/incident.js';
 import type { StatusPageDoc } from '../../shared/models/status-page.js';
 import { maintenanceOf } from '../../shared/checks/maintenance.js';
 import { componentState, historyDays, historyOf, overallStatus, HISTORY_DAYS, type ComponentState, type DayUptime, type OverallStatus } from '../../shared/domain/status-page.js';
-import { zoneOr } from '../pages/times.js';
+import { zoneOr } from '../pages/kit/times.js';
 
 /** Milliseconds of the history span and of how long resolved incidents stay listed. */
 export const HISTORY_MS = HISTORY_DAYS * 24 * 3600 * 1000;

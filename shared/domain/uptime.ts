@@ -87,7 +87,7 @@ export interface Month {
 /**
  * The calendar months in `zone`, newest first: the month of `now` and the `count − 1` before it.
  *
- * @param zone - IANA zone, already checked (server/pages/times.ts `zoneOr`).
+ * @param zone - IANA zone, already checked (server/pages/kit/times.ts `zoneOr`).
  */
 export function recentMonths(now: Date, zone: string, count: number): Month[] {
   const first = moment(now).tz(zone).startOf('month');

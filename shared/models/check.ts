@@ -193,7 +193,7 @@ checkSchema.pre('validate', function setUniqueKey() {
 // ping are read through a `projectId` prefix and sorted by the server: at most a project's check limit of rows.
 checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
-// The checks list (server/pages/list-find.ts): by name, a status's rows by name, and the checks past or near their deadline.
+// The checks list (server/pages/checks/list/list-find.ts): by name, a status's rows by name, and the checks past or near their deadline.
 checkSchema.index({ projectId: 1, name: 1 });
 checkSchema.index({ projectId: 1, status: 1, name: 1 });
 checkSchema.index({ projectId: 1, deadline: 1 });

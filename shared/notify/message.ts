@@ -28,7 +28,7 @@ export function alertOf(
   };
 }
 
-/** The check's page in the web app (server/pages/checks.ts), where an alert's link leads; signed-out people sign in first and land there. */
+/** The check's page in the web app (server/pages/checks/checks.ts), where an alert's link leads; signed-out people sign in first and land there. */
 export function checkPageUrl(baseUrl: string, projectId: string, checkId: string): string {
   return `${baseUrl}/projects/${projectId}/checks/${checkId}/`;
 }

@@ -1,5 +1,5 @@
 /**
- * The badges page over HTTP (server/pages/badge-page.ts): the GET form's choices answer the existing badge URLs
+ * The badges page over HTTP (server/pages/checks/badge-page.ts): the GET form's choices answer the existing badge URLs
  * (docs/api-reference.md, "Badges"), the preview is the SVG badge of the choice, bad choices are a 400 page.
  */
 import { expect } from 'chai';

@@ -8,7 +8,7 @@ import type supertest from 'supertest';
 import { Ping } from '../../../shared/models/ping.js';
 import { buildChannel, buildCheck, buildProject, http, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
-import { descLines } from '../../../server/pages/desc-text.js';
+import { descLines } from '../../../server/pages/checks/desc-text.js';
 
 const MINUTE = 60_000;
 

@@ -1,5 +1,5 @@
 /**
- * Editing a channel through its kind's form (server/pages/channel-form.ts): non-secret settings filled in, secrets
+ * Editing a channel through its kind's form (server/pages/integrations/channel-form.ts): non-secret settings filled in, secrets
  * never shown back (empty keeps, "remove" drops an optional one), an alias kind kept, and choosing another kind
  * (the "Choose" button, or a kind changed without the page's script) shows its fields and saves nothing.
  */

@@ -1,4 +1,4 @@
-/** Invitations (server/pages/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
+/** Invitations (server/pages/members/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
 import { expect } from 'chai';
 import { Membership } from '../../../shared/models/membership.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
