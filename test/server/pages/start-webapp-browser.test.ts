@@ -185,7 +185,7 @@ describe('web app from npm start, in a browser, as a new user', function () {
     const after = await owner.text('#ping-3 .duration');
     expect(after).to.match(/^after \S/);
     expect(await page.$$('#duration-chart svg[role="img"] rect')).to.have.length(1);
-    expect(await owner.text('#duration-title')).to.match(/^Durations of the last 1 runs/);
+    expect(await owner.text('#duration-title')).to.match(/^Durations of the last 1 run,/);
     expect(await owner.text('#duration-stats')).to.match(/^Last 1 run: min /);
     const runRow = await page.$$eval('#runs-table tbody tr td', (cells) => cells.map((c) => c.textContent ?? ''));
     expect(runRow.slice(1)).to.deep.equal([after.slice('after '.length), 'success', rid]);
