@@ -24,6 +24,7 @@ import { checkState } from './check-state.js';
 import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
 import { checkSegment } from '../kit/wall-checks.js';
+import type { EventsPartView } from './views.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -46,7 +47,7 @@ function cursorOf(check: CheckDoc, rows: EventRow[]): string {
 }
 
 /** What the events partial (views/check-events.eta) needs, for the page at `eventsPath`. */
-async function eventsView(res: Response, check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string) {
+async function eventsView(res: Response, check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string): Promise<Omit<EventsPartView, 'eventsHeading' | 'logLink'>> {
   const { rows, older } = await loadEvents(check, pingLogLimit, query, size);
   const newest = query.kind === null && query.before === null;
   const live = newest ? `${pathOf(res, check)}events?${cursorOf(check, rows)}` : null;

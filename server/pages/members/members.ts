@@ -15,6 +15,7 @@ import { accessOf, projectAccess, requireUser, ROLE_LABELS } from '../kit/guard.
 import { currentUser, render } from '../kit/render.js';
 import { fieldOf } from '../kit/forms.js';
 import { sendInvitation } from './invite-mail.js';
+import type { MembersView } from './views.js';
 
 /** The role chosen in a form. @throws AppError(400) for anything else. */
 function roleField(req: Request): Role {
@@ -27,11 +28,11 @@ function roleField(req: Request): Role {
 export function membersRouter(options: WebOptions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
 
-  const membersPage = async (req: Request, res: Response, data: Record<string, unknown> = {}, status = 200): Promise<void> => {
+  const membersPage = async (req: Request, res: Response, data: Partial<Pick<MembersView, 'invite' | 'error'>> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
     const [members, invitations] = await Promise.all([membersOf(project._id), CAN.manage(role) ? pendingInvitations(project._id, clock()) : []]);
     const self = currentUser(res)?._id;
-    const view = { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, invitations, self, roleLabels: ROLE_LABELS, invite: null, error: '' };
+    const view: MembersView = { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, invitations, self, roleLabels: ROLE_LABELS, invite: null, error: '' };
     render(req, res, 'members', { ...view, ...data }, status);
   };
   router.get('/projects/:projectId/members/', projectAccess('read'), (req, res) => membersPage(req, res));
