@@ -106,7 +106,7 @@ export function checkListRouter(deps: AppDeps): Router {
       first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips, channels,
       statuses: LIST_STATUSES, sorts: LIST_SORTS, search: (change: object) => listSearch(query, change),
       pingUrl: uuidPingUrl, slugPingUrl: (slug: string) => slugPingUrl(project.pingKey, slug),
-      pingBase: uuidPingUrl(''), pingKey: project.pingKey ?? '',
+      pingBase: uuidPingUrl(''), pingHost: uuidPingUrl('').slice(0, -'/ping/'.length), pingKey: project.pingKey ?? '',
       ago: (at: Date) => compactAgo(at, now), address: (row: Row) => checkSegment(res, row), down: counts.down,
     });
   });

@@ -1,10 +1,10 @@
 /**
- * The checks list as database queries (README, Web app, "Checks list"): a page's rows with one find (filter, sort,
+ * The checks list as database queries (docs/web-app.md, "The checks list"): a page's rows with one find (filter, sort,
  * skip, limit 100, the row fields; by name, the matched checks' names and ids first, sorted in code) and the status
  * counts and tag chips from three `$group`s by `tags` and stored status, never every check's whole document. The filters
  * use stored fields and comparisons with `now` only, served by the (projectId, …) indexes of shared/models/check.ts.
  *
- * Live status from stored fields (docs/web-app.md, "Checks list"; shared/domain/status.ts liveStatus), `deadline` being the stored
+ * Live status from stored fields (docs/web-app.md, "The checks list"; shared/domain/status.ts liveStatus), `deadline` being the stored
  * going-down moment (grace start including a run in progress, + grace; null when none):
  * - down: stored `down`, or `deadline` at or before now (the deadline job flips it a moment later);
  * - started: a run (`lastStart`) of an `up` or `new` check whose deadline is ahead;

@@ -1,5 +1,5 @@
 /**
- * The checks list's query (README, Web app, "Checks list"): search (`q`: name, slug or UUID), tags (`tag`, repeatable,
+ * The checks list's query (docs/web-app.md, "The checks list"): search (`q`: name, slug or UUID), tags (`tag`, repeatable,
  * every one required), statuses (`status`, repeatable, any one kept), sort (`sort`), page (`page`, 100 rows each)
  * and which ping URL the rows show (`urls`: `uuid` or `slug`), parsed from the URL, and
  * applied to rows. Pure: the rows' statuses are computed by the caller at one moment. The database does the same with
@@ -14,7 +14,7 @@ export const PER_PAGE = 100;
 /** Longest search accepted, characters. */
 const MAX_Q = 200;
 
-/** The statuses a list filters by: the live status (docs/web-app.md, "Checks list"), and `started` for a run in progress. */
+/** The statuses a list filters by: the live status (docs/web-app.md, "The checks list"), and `started` for a run in progress. */
 export const LIST_STATUSES = ['down', 'grace', 'up', 'started', 'paused', 'new'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
 /** The sorts: creation (the API's order), name, last ping (newest first), and down first (then late, then by name). */
@@ -48,7 +48,7 @@ export interface ListRow {
   running: boolean;
 }
 
-const many = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
+const many = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 const one = (value: unknown): string | undefined => (Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : undefined);
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A check's ping URLs as the pages show them for copying (behaviour.md §4.1): by UUID, `<BASE_URL>/ping/<uuid>`, and
+ * A check's ping URLs as the pages show them for copying (docs/web-app.md, "The checks list"): by UUID, `<BASE_URL>/ping/<uuid>`, and
  * by slug, `<BASE_URL>/ping/<ping key>/<slug>`, when the project has a ping key and the check a slug. Shown only to
  * members who may write: a ping URL is all a ping needs, so read-only members and wall displays see neither.
  */

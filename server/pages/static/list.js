@@ -101,9 +101,11 @@ function setupToggles() {
     const button = event.submitter;
     if (event.target.id !== 'row-actions' || !button?.classList.contains('toggle')) return;
     event.preventDefault();
+    // The body first: a disabled button's name and value are left out of a form's data.
+    const body = new URLSearchParams(new FormData(event.target, button));
     button.disabled = true;
     try {
-      const res = await fetch(button.formAction, { method: 'POST', headers: { accept: 'application/json' }, body: new URLSearchParams(new FormData(event.target, button)) });
+      const res = await fetch(button.formAction, { method: 'POST', headers: { accept: 'application/json' }, body });
       if (!res.ok) return void event.target.requestSubmit(button);
       const { on } = await res.json();
       button.setAttribute('aria-pressed', String(on));
@@ -125,7 +127,7 @@ function showUrls(table, mode) {
     const base = `${table.dataset.pingBase}${slug ? `${table.dataset.pingKey}/` : ''}`;
     const tail = slug ?? row.dataset.check;
     code.title = `${base}${tail}`;
-    code.querySelector('.ping-base').textContent = base;
+    code.querySelector('.ping-path').textContent = base.slice(code.querySelector('.ping-host').textContent.length);
     code.querySelector('b').textContent = tail;
     row.querySelector('button[data-copy]').dataset.copy = `${base}${tail}`;
   }
