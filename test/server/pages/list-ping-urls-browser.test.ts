@@ -1,5 +1,5 @@
 /**
- * The checks list's ping URLs in a real browser (server/pages/ping-urls.ts, static/list.js): a read-write member sees
+ * The checks list's ping URLs in a real browser (server/pages/checks/list/ping-urls.ts, static/list.js): a read-write member sees
  * one URL per row, by UUID, and the header's uuid/slug switch shows them by slug (`<BASE_URL>/ping/<ping key>/<slug>`)
  * where the check has one, remembered in localStorage; Copy copies the URL shown; axe-core finds nothing serious.
  */
