@@ -1,5 +1,5 @@
 /**
- * The checks list's query over HTTP (server/pages/check-list.ts, list-query.ts, list-find.ts): several statuses at
+ * The checks list's query over HTTP (server/pages/checks/list/: check-list.ts, list-query.ts, list-find.ts): several statuses at
  * once, a page past the end shown as the last page, names in natural order across pages, the sort remembered per
  * project, one ping URL per row by uuid or slug, and a page of 100 rows with tags and integrations within 300 KB.
  */

@@ -1,5 +1,5 @@
 /**
- * The checks list's one-line rows in chromium at 1280×900 (server/pages/views/checks.eta, static/list.css, list.js):
+ * The checks list's one-line rows in chromium at 1280×900 (server/pages/checks/list/: views/checks.eta, static/list.css, list.js):
  * 20 checks with two tags and three integrations (email, webhook, Slack) each fit rows of at most 72 px in a table at
  * least 1,200 px wide; axe-core finds nothing serious in the light and the dark theme; a search typed narrows the rows
  * without Apply; without the script a toggle is a plain form POST; on a phone the values keep their labels. Screenshots: docs/screenshots/list-light.png, list-dark.png.
