@@ -24,6 +24,7 @@ import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find
 import { downCountOf, sendLive } from './glance.js';
 import { checkFilterOf, checkSegment } from './wall-checks.js';
 import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
+import { checkName } from './check-name.js';
 
 /** Most rows one checks.json asks for (a page's). */
 const MAX_LIVE_IDS = PER_PAGE;
@@ -92,7 +93,7 @@ export function checkListRouter(deps: AppDeps): Router {
   router.post('/projects/:projectId/list/:checkId/pause', projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOf(req, res));
     if (fromScript(req)) return void res.json({ status: 'paused' });
-    req.session.notice = `Check “${check.name || check._id}” paused.`;
+    req.session.notice = `Check “${checkName(check)}” paused.`;
     res.redirect(303, backTo(req, check.projectId));
   });
 

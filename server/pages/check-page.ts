@@ -24,6 +24,7 @@ import { checkState } from './check-state.js';
 import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
 import { checkSegment } from './wall-checks.js';
+import { checkName } from './check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -71,7 +72,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const state = await checkState(check, timesOf(req, res));
     const charts = await chartsOfPage(res, check);
     const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
+    render(req, res, 'check', { title: checkName(check), tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
 
   router.get(`${ONE}log/`, projectAccess('read'), async (req, res) => {
@@ -79,7 +80,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const events = await eventsView(res, check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(res, check)}log/`);
-    const title = `Log of ${check.name || 'check'}`;
+    const title = `Log of ${checkName(check)}`;
     render(req, res, 'check-log', { title, tab: 'checks', project, role, check, size: LOG_PINGS, ...events, eventsHeading: 'Events', logLink: false });
   });
 
@@ -101,7 +102,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const details = await pingDetails(await findPing(check, project.pingLogLimit, String(req.params.n)));
-    const title = `Ping #${details.ping.n} of ${check.name || 'check'}`;
+    const title = `Ping #${details.ping.n} of ${checkName(check)}`;
     render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(res, check) });
   });
 

@@ -9,6 +9,7 @@ import type { UserDoc } from '../../shared/models/user.js';
 import { config } from '../../shared/config.js';
 import { pageTimes, type PageTimes } from './times.js';
 import { zoneOfRequest } from './zone.js';
+import { checkName } from './check-name.js';
 
 /** `server/pages/views/` of the checkout: from `dist/server/pages/` three levels up. */
 const VIEWS = fileURLToPath(new URL('../../../server/pages/views/', import.meta.url));
@@ -32,7 +33,9 @@ export function currentUser(res: Response): UserDoc | undefined {
  * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
  * `times` (server/pages/times.ts, in the user's zone or the one `?tz=` chose: server/pages/zone.ts) with `zoneSwitch`,
  * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), `wall` for a wall display
- * (server/pages/wall-grant.ts), and `res.locals.pageData` (what a route before the page's added).
+ * (server/pages/wall-grant.ts), `checkName` (how a check is named: server/pages/check-name.ts), and `res.locals.pageData`
+ * (what a route before the page's added). The error page also gets the project and role of a project's path, so it
+ * keeps the project's navigation.
  *
  * @param status - HTTP status, 200 unless given.
  */
@@ -46,7 +49,9 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
   // `glance`: the user's projects with their down counts (server/pages/glance.ts), for the title, favicon and switcher.
   const glance = res.locals.glance as unknown;
-  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
+  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/', checkName };
+  const access = view === 'error' ? (res.locals.access as Record<string, unknown> | undefined) : undefined;
+  if (access) Object.assign(shared, { project: access.project, role: access.role });
   const html = eta.render(view, { ...shared, ...extra, ...data });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
