@@ -25,17 +25,18 @@ import { emailExample } from './usage.js';
 import { fieldOf } from './forms.js';
 import { checkOfPath } from './checks.js';
 import { confirmed, renderConfirm, type ConfirmStep } from './confirm-step.js';
-import { addQuickEdit, tagOptionsOf } from './check-quick.js';
+import { addQuickEdit, quickOf, tagOptionsOf, type QuickEdit } from './check-quick.js';
 import { checkName } from './check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
 /**
- * What views/check-actions.eta shows: the projects a check may move to, its ping email address and that address's example, and the project's
- * tags for the quick edit's tag field.
+ * What views/check-actions.eta shows: the projects a check may move to, its ping email address and that address's example, and the quick
+ * edit's values with the project's tags for its tag field.
  */
 export interface CheckActionsView {
   targets: { id: string; name: string }[];
+  quick: QuickEdit;
   tagOptions: string[];
   email: string;
   emailExample: { id: string; label: string; code: string };
@@ -77,7 +78,7 @@ export function checkActionsRouter(deps: AppDeps): Router {
         .map((m) => ({ id: m.project._id, name: m.project.name || 'Unnamed project' }));
       const email = checkEmailAddress(check._id, config.pingEmailDomain);
       const tagOptions = await tagOptionsOf(project._id);
-      res.locals.pageData = { actions: { targets, tagOptions, email, emailExample: emailExample(email) } satisfies CheckActionsView };
+      res.locals.pageData = { actions: { targets, quick: quickOf(check), tagOptions, email, emailExample: emailExample(email) } satisfies CheckActionsView };
     }
     next();
   });

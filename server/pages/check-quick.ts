@@ -1,8 +1,9 @@
 /**
- * Quick edits of a check's name and tags from its page, without the whole editor: a small form on the check page
- * (views/check-actions.eta) that posts to `<check>/quick`; `GET <check>/quick/` is the same form on a page of its
- * own, where a refused value comes back with the API's message beside its field. Only `name` and `tags` are written
- * (as an API update with just those keys), so nothing else of the check changes. The schedule stays in the editor.
+ * Quick edits of a check's name, tags and (for a cron or OnCalendar check) schedule from its page, without the whole
+ * editor: a small form on the check page (views/check-actions.eta) that posts to `<check>/quick`; `GET <check>/quick/`
+ * is the same form on a page of its own, where a refused value comes back with the API's message beside its field.
+ * Only those keys are written (an API update with just them: the zone, grace and the rest stay), so nothing else of
+ * the check changes. A simple check's period stays in the editor, with its units.
  */
 import type { Request, Response, Router } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -20,11 +21,20 @@ import { projectTags } from './editor-hints.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
-/** The quick form's values and, when refused, the field and the API's message. */
+/** Fields of the quick form. */
+type QuickField = 'name' | 'tags' | 'schedule';
+
+/** The quick form's values (`schedule` null for a simple check) and, when refused, the field and the API's message. */
 export interface QuickEdit {
   name: string;
   tags: string;
-  error: { field: 'name' | 'tags'; message: string } | null;
+  schedule: string | null;
+  error: { field: QuickField; message: string } | null;
+}
+
+/** The form's values of a stored check. */
+export function quickOf(check: CheckDoc): QuickEdit {
+  return { name: check.name, tags: check.tags, schedule: check.kind === 'simple' ? null : check.schedule, error: null };
 }
 
 /** The project's tags, for the tag field's datalist. */
@@ -35,28 +45,31 @@ export async function tagOptionsOf(projectId: string): Promise<string[]> {
 /** The form's page (status 400 with the error). */
 async function quickPage(req: Request, res: Response, check: CheckDoc, quick: QuickEdit): Promise<void> {
   const tagOptions = await tagOptionsOf(check.projectId);
-  render(req, res, 'check-quick', { title: `Rename ${checkName(check)}`, tab: 'checks', ...accessOf(res), check, quick, tagOptions }, quick.error ? 400 : 200);
+  render(req, res, 'check-quick', { title: `Quick edit of ${checkName(check)}`, tab: 'checks', ...accessOf(res), check, quick, tagOptions }, quick.error ? 400 : 200);
 }
 
 /** Adds the quick-edit routes (GET the form's page, POST the change) to the check actions' router. */
 export function addQuickEdit(router: Router, deps: AppDeps): void {
   router.get(`${ONE}quick/`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    await quickPage(req, res, check, { name: check.name, tags: check.tags, error: null });
+    await quickPage(req, res, check, quickOf(check));
   });
   router.post(`${ONE}quick`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    const quick: QuickEdit = { name: fieldOf(req, 'name'), tags: fieldOf(req, 'tags'), error: null };
+    // A textarea posts CR LF; a schedule is stored with `\n` line ends, as an API client sends it.
+    const schedule = check.kind === 'simple' ? null : fieldOf(req, 'schedule').replace(/\r\n?/g, '\n');
+    const quick: QuickEdit = { name: fieldOf(req, 'name'), tags: fieldOf(req, 'tags'), schedule, error: null };
     let input;
     try {
-      input = parseBody(checkSchema, { name: quick.name, tags: quick.tags });
+      input = parseBody(checkSchema, { name: quick.name, tags: quick.tags, ...(schedule === null ? {} : { schedule }) });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       const message = err.message.slice(VALIDATION_PREFIX.length);
-      return quickPage(req, res, check, { ...quick, error: { field: message.startsWith('tags') ? 'tags' : 'name', message } });
+      const field = (['tags', 'schedule'] as const).find((f) => message.startsWith(f)) ?? 'name';
+      return quickPage(req, res, check, { ...quick, error: { field, message } });
     }
     await checks.updateCheck(deps, check, { input, version: 3 });
-    req.session.notice = 'Name and tags saved.';
+    req.session.notice = schedule === null ? 'Name and tags saved.' : 'Name, tags and schedule saved.';
     res.redirect(303, `/projects/${check.projectId}/checks/${check._id}/`);
   });
 }

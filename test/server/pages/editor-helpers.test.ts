@@ -1,7 +1,7 @@
 /**
  * The check editor's helpers (server/pages/editor-hints.ts, cron-preview.ts, check-quick.ts): the project's tags and the
  * time zones as datalists, the slug the name suggests, the zone still validated on save with its message beside the
- * field, the schedule in words with "next in …" in the preview, and the quick edit of name and tags.
+ * field, the schedule in words with "next in …" in the preview, and the quick edit of name, tags and schedule.
  */
 import { expect } from 'chai';
 import { Check } from '../../../shared/models/check.js';
@@ -86,6 +86,21 @@ describe('check editor helpers', () => {
     expect(res.status).to.equal(303);
     const stored = await Check.findById(check._id).lean();
     expect(stored).to.include({ name: 'nightly', tags: 'prod Alpha', timeout: check.timeout, grace: check.grace, kind: check.kind, desc: check.desc });
+  });
+
+  it("changes a cron check's schedule from the check page, keeping its zone; a simple check's period stays in the editor", async () => {
+    const { agent, check, one } = await setUp();
+    expect((await agent.get(one)).text).not.to.contain('id="quick-schedule"');
+    await Check.updateOne({ _id: check._id }, { $set: { kind: 'cron', schedule: '0 3 * * *', tz: 'Europe/Riga' } });
+    const page = (await agent.get(one)).text;
+    expect(page).to.contain('<textarea id="quick-schedule" name="schedule" rows="1"').and.contain('>0 3 * * *</textarea>');
+    const bad = await agent.post(`${one}quick`).type('form').send({ _csrf: csrfOf(page), name: check.name, tags: check.tags, schedule: '0 25 * * *' });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.match(/<p class="field-error" id="quick-schedule-error">schedule [^<]+<\/p>/);
+    expect(await Check.findById(check._id).lean()).to.include({ schedule: '0 3 * * *' });
+    const res = await agent.post(`${one}quick`).type('form').send({ _csrf: csrfOf(page), name: check.name, tags: check.tags, schedule: 'Mon..Fri 09:30\r\nSat 12:00' });
+    expect(res.status).to.equal(303);
+    expect(await Check.findById(check._id).lean()).to.include({ kind: 'oncalendar', schedule: 'Mon..Fri 09:30\nSat 12:00', tz: 'Europe/Riga' });
   });
 
   it('refuses a quick edit with a bad name beside the field, changing nothing', async () => {
