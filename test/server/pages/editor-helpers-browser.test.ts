@@ -6,7 +6,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { join } from 'node:path';
 import { seriousFindings } from '../../helpers/axe.js';
+import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
 import { signInToNewProject, useBrowser } from '../../helpers/pages.js';
 
 /** The bottom edge of the text inside `selector` (its first text node), CSS pixels from the page's top. */
@@ -35,6 +37,13 @@ describe('check editor helpers in chromium', function () {
     await web.fill('#name', 'db backup');
     await web.fill('#tags', 'prod db');
     await web.submit('form.editor button[type=submit]');
+    // The check page's quick edit: open it, rename the check, and land back on the page with the new name.
+    await page.click('.quick-edit-box summary');
+    await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'editor-quick-edit.png'), fullPage: true });
+    await web.fill('#quick-name', 'db backup nightly');
+    await web.submit('#quick-save');
+    expect(await web.text('p.notice')).to.equal('Name and tags saved.');
+    expect(await web.text('h1')).to.equal('db backup nightly');
 
     await web.goto(`${base}checks/new/`);
     const options = () => page.$$eval('#tag-options option', (os) => os.map((o) => o.value));
@@ -65,6 +74,7 @@ describe('check editor helpers in chromium', function () {
     expect(await shown(page, '#tz')).to.equal(true);
     expect(await page.$eval('#tz', (el) => el.getAttribute('list'))).to.equal('tz-options');
     expect(await page.$$eval('#tz-options option', (os) => os.length)).to.be.greaterThan(400);
+    await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'editor-helpers.png'), fullPage: true });
     expect(await seriousFindings(page), 'editor').to.deep.equal([]);
     expect(web.errors).to.deep.equal([]);
   });
