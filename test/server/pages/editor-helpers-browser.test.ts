@@ -1,5 +1,5 @@
 /**
- * The check editor's helpers in chromium at 1280×900 (server/pages/editor-hints.ts, static/app.js): the tag field
+ * The check editor's helpers in chromium at 1280×900 (server/pages/checks/editor-hints.ts, kit/static/app.js): the tag field
  * completes its last tag from the project's tags, the slug follows the name until it is edited, the keyword fields
  * appear when a keyword filter is ticked, the OnCalendar help link sits above its box as the cron one does, the
  * schedule is said in words; and a `<button>` and an `<a class="button">` side by side share their text's baseline.

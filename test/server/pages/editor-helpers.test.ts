@@ -1,5 +1,5 @@
 /**
- * The check editor's helpers (server/pages/editor-hints.ts, cron-preview.ts, check-quick.ts): the project's tags and the
+ * The check editor's helpers (server/pages/checks/editor-hints.ts, cron-preview.ts, check-quick.ts): the project's tags and the
  * time zones as datalists, the slug the name suggests, the zone still validated on save with its message beside the
  * field, the schedule in words with "next in …" in the preview, and the quick edit of name, tags and schedule.
  */

@@ -1,7 +1,7 @@
 /**
  * Faults of the web app found on a walk through it, each fixed: the wall's form for someone signed in, error pages
  * inside a project keeping its navigation, an unnamed check named "unnamed" (never by its UUID), and confirmation steps
- * before copying a check and removing a member (server/pages/confirm-step.ts): a GET or a POST without `confirm=yes`
+ * before copying a check and removing a member (server/pages/kit/confirm-step.ts): a GET or a POST without `confirm=yes`
  * changes nothing.
  */
 import { expect } from 'chai';
