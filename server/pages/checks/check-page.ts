@@ -25,6 +25,7 @@ import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
 import { checkSegment } from '../kit/wall-checks.js';
 import type { EventsPartView } from './views.js';
+import { checkName } from '../kit/check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -72,7 +73,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const state = await checkState(check, timesOf(req, res));
     const charts = await chartsOfPage(res, check);
     const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
+    render(req, res, 'check', { title: checkName(check), tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
 
   router.get(`${ONE}log/`, projectAccess('read'), async (req, res) => {
@@ -80,7 +81,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const events = await eventsView(res, check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(res, check)}log/`);
-    const title = `Log of ${check.name || 'check'}`;
+    const title = `Log of ${checkName(check)}`;
     render(req, res, 'check-log', { title, tab: 'checks', project, role, check, size: LOG_PINGS, ...events, eventsHeading: 'Events', logLink: false });
   });
 
@@ -102,7 +103,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const details = await pingDetails(await findPing(check, project.pingLogLimit, String(req.params.n)));
-    const title = `Ping #${details.ping.n} of ${check.name || 'check'}`;
+    const title = `Ping #${details.ping.n} of ${checkName(check)}`;
     render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(res, check) });
   });
 

@@ -16,6 +16,7 @@ import { currentUser, render } from '../kit/render.js';
 import { fieldOf } from '../kit/forms.js';
 import { sendInvitation } from './invite-mail.js';
 import type { MembersView } from './views.js';
+import { confirmed, renderConfirm, type ConfirmStep } from '../kit/confirm-step.js';
 
 /** The role chosen in a form. @throws AppError(400) for anything else. */
 function roleField(req: Request): Role {
@@ -63,8 +64,27 @@ export function membersRouter(options: WebOptions, clock: Clock): Router {
     req.session.notice = 'Role changed.';
     res.redirect(303, `/projects/${project._id}/members/`);
   });
+  /** The confirmation of removing `:userId`. @throws AppError(404) when they are no member. */
+  const removeStep = async (req: Request, res: Response): Promise<ConfirmStep> => {
+    const { project } = accessOf(res);
+    const member = (await membersOf(project._id)).find((m) => m.userId === String(req.params.userId));
+    if (!member) throw new AppError(404, 'no such member of this project');
+    const self = member.userId === currentUser(res)?._id;
+    return {
+      heading: self ? 'Leave this project?' : `Remove ${member.email}?`,
+      text: `${self ? 'You lose' : `${member.email} loses`} access to “${project.name}”: its checks, integrations and settings. An owner can invite them again.`,
+      action: `/projects/${project._id}/members/${member.userId}/remove`,
+      button: self ? 'Leave the project' : 'Remove the member',
+      cancel: `/projects/${project._id}/members/`,
+      danger: true,
+    };
+  };
+  router.get('/projects/:projectId/members/:userId/remove/', projectAccess('manage'), async (req, res) => {
+    renderConfirm(req, res, await removeStep(req, res), { tab: 'members', ...accessOf(res) });
+  });
   router.post('/projects/:projectId/members/:userId/remove', projectAccess('manage'), async (req, res) => {
     const { project } = accessOf(res);
+    if (!confirmed(req)) return renderConfirm(req, res, await removeStep(req, res), { tab: 'members', ...accessOf(res) });
     try {
       await removeMember(project._id, String(req.params.userId));
     } catch (err) {

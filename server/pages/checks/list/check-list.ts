@@ -44,6 +44,7 @@ export function compactAgo(at: Date, now: Date): string {
   const n = Math.floor(Math.abs(diff) / size);
   return diff > 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
+import { checkName } from '../../kit/check-name.js';
 
 /** Most rows one checks.json asks for (a page's). */
 const MAX_LIVE_IDS = PER_PAGE;
@@ -123,7 +124,7 @@ export function checkListRouter(deps: AppDeps): Router {
   router.post('/projects/:projectId/list/:checkId/pause', projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOf(req, res));
     if (fromScript(req)) return void res.json({ status: 'paused' });
-    req.session.notice = `Check “${check.name || check._id}” paused.`;
+    req.session.notice = `Check “${checkName(check)}” paused.`;
     res.redirect(303, backTo(req, check.projectId));
   });
 

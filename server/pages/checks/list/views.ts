@@ -19,8 +19,8 @@ export interface ChecksView extends ProjectPageView {
   query: ListQuery;
   counts: Counts;
   chips: Chip[];
-  /** The project's integrations: id, name and kind. */
-  channels: ChannelDoc[];
+  /** The project's integrations: id, name and kind, with the kind's icon (an SVG fragment drawn here). */
+  channels: Array<ChannelDoc & { icon: string }>;
   statuses: typeof LIST_STATUSES;
   sorts: typeof LIST_SORTS;
   /** The query string of this view with `change` applied. */
@@ -28,6 +28,12 @@ export interface ChecksView extends ProjectPageView {
   pingUrl: (checkId: string) => string;
   /** A slug URL, or null when the project has no ping key or the check no slug. */
   slugPingUrl: (slug: string) => string | null;
+  /** The ping URL before a check's id, the site's part of it, and the project's ping key ('' when none). */
+  pingBase: string;
+  pingHost: string;
+  pingKey: string;
+  /** A time as a list cell says it, never wrapping: "2 min ago". */
+  ago: (at: Date) => string;
   /** A row's segment of the check's address (its id, or its unique key on a wall). */
   address: (row: Row) => string;
   /** Checks down now, for the title and favicon. */
