@@ -5,6 +5,7 @@ import type { ProjectPageView } from '../../kit/views.js';
 import type { LIST_SORTS, LIST_STATUSES, ListQuery } from './list-query.js';
 import type { Row } from './list-find.js';
 import type { Chip, Counts } from './list-counts.js';
+import type { KindIcon } from './kind-icons.js';
 
 /** views/checks.eta: one page of a project's checks, the filter bar's counts and chips, and helpers for the links. */
 export interface ChecksView extends ProjectPageView {
@@ -19,8 +20,8 @@ export interface ChecksView extends ProjectPageView {
   query: ListQuery;
   counts: Counts;
   chips: Chip[];
-  /** The project's integrations: id, name and kind, with the kind's icon (an SVG fragment drawn here). */
-  channels: Array<ChannelDoc & { icon: string }>;
+  /** The project's integrations: id, name and kind, with the icon of the kind. */
+  channels: (ChannelDoc & { icon: KindIcon })[];
   statuses: typeof LIST_STATUSES;
   sorts: typeof LIST_SORTS;
   /** The query string of this view with `change` applied. */
@@ -28,11 +29,11 @@ export interface ChecksView extends ProjectPageView {
   pingUrl: (checkId: string) => string;
   /** A slug URL, or null when the project has no ping key or the check no slug. */
   slugPingUrl: (slug: string) => string | null;
-  /** The ping URL before a check's id, the site's part of it, and the project's ping key ('' when none). */
+  /** A UUID ping URL without the UUID, its host part, and the project's ping key ('' when none) for the slug URLs. */
   pingBase: string;
   pingHost: string;
   pingKey: string;
-  /** A time as a list cell says it, never wrapping: "2 min ago". */
+  /** A moment as the list's compact "2 min" before now. */
   ago: (at: Date) => string;
   /** A row's segment of the check's address (its id, or its unique key on a wall). */
   address: (row: Row) => string;
