@@ -28,6 +28,7 @@ import { channelOfForm, channelValuesOf, choosingKind, DIRECTIONS, submittedChan
 import { channelFormView } from './channel-view.js';
 import type { AccountLimits } from '../kit/limits.js';
 import { allowConfirmations, mailInBackground } from './channel-links.js';
+import type { IntegrationRow, TestResult } from './views.js';
 
 /** Shortest time between two tests of one channel, seconds. */
 export const TEST_INTERVAL_SECONDS = 5;
@@ -40,13 +41,6 @@ const HOUR_SECONDS = 3600;
 const ANSWER_CHARS = 500;
 const ONE = '/projects/:projectId/integrations/:channelId/';
 
-/** What a test answered, shown beside its channel. */
-interface TestResult {
-  channelId: string;
-  ok: boolean;
-  text: string;
-}
-
 /** The path's channel in the request's project. @throws AppError(404) `no such integration` otherwise. */
 async function channelOfPath(req: Request, res: Response): Promise<ChannelDoc> {
   const id = String(req.params.channelId);
@@ -56,7 +50,7 @@ async function channelOfPath(req: Request, res: Response): Promise<ChannelDoc> {
 }
 
 /** A channel as the list shows it: settings masked, checks assigned, the newest notification's JSON (or null). */
-async function rowOf(channel: ChannelDoc) {
+async function rowOf(channel: ChannelDoc): Promise<IntegrationRow> {
   const [checks, last] = await Promise.all([
     Check.countDocuments({ projectId: channel.projectId, channels: channel._id }),
     Notification.findOne({ channelId: channel._id }).sort({ created: -1 }).lean<NotificationDoc>(),

@@ -78,8 +78,9 @@ export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}):
       res.redirect(303, '/account/two-factor/totp');
       return;
     }
-    if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
+    // Set before the role check, so a refusal's error page keeps the project's navigation (server/pages/render.ts).
     res.locals.access = { project, role } satisfies ProjectAccess;
+    if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
     next();
   };
 }

@@ -18,6 +18,7 @@ import { hasSecondFactor } from '../../../shared/services/second-factor.js';
 import { Project } from '../../../shared/models/project.js';
 import { glanceAt, projectsWithCounts, sendLive } from '../kit/glance.js';
 import { UUID_RE } from '../../../shared/domain/ids.js';
+import type { SettingsView } from './views.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
 function projectName(req: Request): string {
@@ -58,7 +59,7 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
     res.redirect(303, `/projects/${project._id}/`);
   });
 
-  const settingsPage = async (req: Request, res: Response, data: Record<string, unknown> = {}, status = 200): Promise<void> => {
+  const settingsPage = async (req: Request, res: Response, data: Partial<Pick<SettingsView, 'newKey' | 'error'>> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
     const keys = CAN.manage(role) ? await apiKeysOf(project._id) : [];
     render(req, res, 'settings', { title: `Settings · ${project.name}`, tab: 'settings', project, role, can: CAN, keys, newKey: null, error: '', ...data }, status);
