@@ -104,7 +104,7 @@ describe('integrations connect by default in the web app', () => {
     const channel = await buildChannel(built, { name: 'ops', kind: 'email', value: 'ops@example.org' });
     const [a, b] = [await buildCheck(built, { name: 'a' }), await buildCheck(built, { name: '' })];
     const edit = await agent.get(`${base}${channel._id}/edit/`);
-    expect(edit.text).to.contain('id="assigned-checks"').and.contain('aria-label="Alerts for unnamed"').and.contain('0 of 2 checks.');
+    expect(edit.text).to.contain('id="assigned-checks"').and.contain('<span class="sr-only"> for unnamed</span>').and.contain('0 of 2 checks.');
     const post = (fields: object) => agent.post(`${base}${channel._id}/checks`).type('form').send({ _csrf, ...fields });
     expect((await post({ check: a._id, on: '1' })).headers.location).to.equal(`${base}${channel._id}/edit/#checks`);
     expect([await channelsOf(a._id), await channelsOf(b._id)]).to.deep.equal([[channel._id], []]);
