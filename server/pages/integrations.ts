@@ -110,8 +110,8 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions, limits: A
   const editPage = async (req: Request, res: Response, channel: ChannelDoc, values: ChannelFormValues, error: FieldError | null, status = 200) => {
     const { project, role } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
-    const form = channelFormView(values, error, channels, channel._id);
     const shownError = error && new FieldError(error.field, forMembers(error.message, { channelId: channel._id }));
+    const form = channelFormView(values, shownError, channels, channel._id);
     const assigned = await assignedChecks(channel);
     render(req, res, 'integration-edit', { title: `Edit ${channel.name || kindLabel(channel.kind)}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error: shownError, form, directions: DIRECTIONS, assigned }, status);
   };

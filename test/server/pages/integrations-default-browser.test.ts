@@ -38,7 +38,7 @@ describe('a new user: an email integration first, then a check (chromium, 1280 Ã
     await web.submit('nav.tabs a[href$="/projects/' + channel?.projectId + '/"]');
     await web.submit(`a[href="${base}checks/new/"]`);
     expect(await web.text('#channels legend')).to.equal('Integrations to notify');
-    expect(await page.$eval(`input[name="channel"][value="${channel?._id}"]`, (box) => (box as HTMLInputElement).checked)).to.equal(true);
+    expect(await page.$eval(`input[name="channel"][value="${channel?._id}"]`, (box) => box.checked)).to.equal(true);
     await web.fill('#name', 'nightly backup');
     await web.submit('form.editor button[type=submit]');
     const checkId = web.path().split('/').at(-2) ?? '';
