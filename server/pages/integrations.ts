@@ -128,7 +128,8 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions, limits: A
       const channel = await createChannel({ projectId: project._id, ...input }, deps.clock());
       mailInBackground(options, channel, newAddresses(null, channel), deps.clock());
       const assigned = assignAll ? await assignChannel(channel, 'all', true) : 0;
-      req.session.notice = assignAll ? `Integration added to ${assigned} check${assigned === 1 ? '' : 's'}.` : 'Integration added; no check uses it yet.';
+      const to = assigned === 0 ? 'Integration added; new checks made here get it too.' : `Integration added to ${assigned} check${assigned === 1 ? '' : 's'}.`;
+      req.session.notice = assignAll ? to : 'Integration added; no check uses it yet.';
     } catch (err) {
       if (err instanceof FieldError) return listPage(req, res, { values, error: err, assignAll }, 400);
       throw err;

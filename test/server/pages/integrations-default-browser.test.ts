@@ -4,10 +4,12 @@
  * stored channels, the integration's own list of checks), with nothing ticked by hand. Then the settings page's
  * Prometheus URL with a read-only key made there answers with the check. An axe-core scan of each page on the way.
  */
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { Channel } from '../../../shared/models/channel.js';
 import { Check } from '../../../shared/models/check.js';
 import { seriousFindings } from '../../helpers/axe.js';
+import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
 import { signInToNewProject, useBrowser } from '../../helpers/pages.js';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -27,11 +29,12 @@ describe('a new user: an email integration first, then a check (chromium, 1280 Ã
     await web.fill('#email-address', 'oncall@example.org');
     expect(await page.$eval('#assign-all', (box) => (box as HTMLInputElement).checked)).to.equal(true);
     await web.submit('form.channel-form button.primary');
-    expect(await web.text('.notice')).to.equal('Integration added to 0 checks.');
+    expect(await web.text('.notice')).to.equal('Integration added; new checks made here get it too.');
     const row = await web.text('#integrations tbody tr');
     expect(row).to.contain('on-call mail').and.contain('Email').and.contain('no delivery yet');
     expect(await page.$eval('#integrations svg.kind-icon', (svg) => svg.getAttribute('aria-label'))).to.equal('Email');
     expect(await seriousFindings(page), 'the integrations page').to.deep.equal([]);
+    await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integrations-new-user.png') });
     const channel = await Channel.findOne({ name: 'on-call mail' }).lean();
 
     // Then a check from the web form: its integration is ticked already; nothing else is touched.
@@ -49,6 +52,7 @@ describe('a new user: an email integration first, then a check (chromium, 1280 Ã
     await web.goto(`${base}integrations/${channel?._id}/edit/`);
     expect(await page.$eval(`#assigned-checks tr[data-check="${checkId}"] button.toggle`, (b) => [b.getAttribute('aria-pressed'), b.textContent])).to.deep.equal(['true', 'On for nightly backup']);
     expect(await seriousFindings(page), 'the integration edit page').to.deep.equal([]);
+    await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integration-checks.png'), fullPage: true });
     expect(web.errors).to.deep.equal([]);
   });
 
