@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Channel } from '../../../shared/models/channel.js';
 import { Check } from '../../../shared/models/check.js';
+import { User } from '../../../shared/models/user.js';
+import { waitFor } from '../../helpers/poll.js';
 import { seriousFindings } from '../../helpers/axe.js';
 import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
 import { signInToNewProject, useBrowser } from '../../helpers/pages.js';
@@ -53,6 +55,20 @@ describe('a new user: an email integration first, then a check (chromium, 1280 Ã
     expect(await page.$eval(`#assigned-checks tr[data-check="${checkId}"] button.toggle`, (b) => [b.getAttribute('aria-pressed'), b.textContent])).to.deep.equal(['true', 'On for nightly backup']);
     expect(await seriousFindings(page), 'the integration edit page').to.deep.equal([]);
     await page.screenshot({ path: join(TEST_OUTPUT_DIR, 'integration-checks.png'), fullPage: true });
+
+    // In the dark theme, with a failed delivery on record: the tab's marker and the failed badge pass axe too.
+    await Channel.updateOne({ _id: channel?._id }, { $set: { lastError: 'received status code 500', lastNotify: new Date() } });
+    await page.select('#theme-select', 'dark');
+    await waitFor('the saved theme', async () => (await User.findOne({ email: 'newcomer@example.org' }).lean())?.theme === 'dark');
+    for (const path of [`${base}integrations/`, `${base}integrations/${channel?._id}/edit/`]) {
+      await web.goto(path);
+      expect(await web.text('#integrations-tab')).to.contain('(a delivery failed)');
+      expect(await seriousFindings(page), `dark ${path}`).to.deep.equal([]);
+    }
+    expect(await web.text('#checks-h')).to.equal('Checks that alert through it');
+    await web.goto(`${base}integrations/`);
+    expect(await web.text('.delivery-badge')).to.equal('last delivery failed');
+    expect(await seriousFindings(page), 'dark integrations list with a failed delivery').to.deep.equal([]);
     expect(web.errors).to.deep.equal([]);
   });
 
