@@ -21,6 +21,7 @@ import { api } from '../routes/support.js';
 import { channelValueOf } from '../../../server/services/channels.js';
 import { VALIDATION_PREFIX } from '../../../server/schemas/parse.js';
 import { forMembers } from '../../../server/pages/integration-messages.js';
+import { assignChannel } from '../../../shared/services/channels.js';
 
 /** A project with a read-write member signed in, and the CSRF token of the integrations page. */
 async function setUp(): Promise<{ built: TestProject; agent: supertest.Agent; _csrf: string; base: string }> {
@@ -130,6 +131,16 @@ describe('integrations connect by default in the web app', () => {
     expect(await channelsOf(foreign._id)).to.deep.equal([]);
     const after = await Check.findById(mine._id).lean();
     expect([after?.channels, after?.status, after?.rev]).to.deep.equal([[other._id, channel._id], 'up', (mine.rev ?? 0) + 1]);
+  });
+
+  it('loses no assignment when integrations are switched on for the same checks at the same moment (the guarded writer re-reads)', async () => {
+    const built = await buildProject();
+    const checks = await Promise.all(Array.from({ length: 5 }, (_, i) => buildCheck(built, { name: `c${i}` })));
+    const channels = await Promise.all(Array.from({ length: 4 }, (_, i) => buildChannel(built, { name: `ch${i}`, kind: 'email', value: `c${i}@example.org` })));
+    const changed = await Promise.all(channels.map((channel) => assignChannel(channel, 'all', true)));
+    expect(changed).to.deep.equal([5, 5, 5, 5]);
+    for (const check of checks) expect(await channelsOf(check._id)).to.have.members(channels.map((channel) => channel._id));
+    expect(await assignChannel(channels[0], 'all', true)).to.equal(0);
   });
 
   it('lists each integration with its kind icon, a delivery badge and a relative time with the exact one on hover', async () => {
