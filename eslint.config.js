@@ -119,7 +119,7 @@ export default defineConfig([
 
   {
     name: 'hc/browser-scripts',
-    files: ['server/pages/static/**/*.js'],
+    files: ['server/pages/**/static/**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { sourceType: 'module', globals: globals.browser },
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the size figures of the issue "Event path v3": the lines of each module
+# Prints the size figures of the event path: the lines of each module
 # of the event path (ping ingest and journal, check store, deadlines, outbox,
 # notifications and their workers; providers and the API excluded) and their
 # total, the share of comment lines in server/, workers/ and shared/, and the

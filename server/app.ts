@@ -4,7 +4,7 @@
  * application, built without `listen` (tests mount either with supertest).
  *
  * Paths: `/api/v1/…`, `/api/v2/…` and `/api/v3/…` Management API (the same
- * operations; behaviour.md §3.1 rule 1, §7 item 5), `/ping/…` Pinging API,
+ * operations; docs/api-reference.md, "Paths and versions"), `/ping/…` Pinging API,
  * `/badge/…` and `/b/…` badge documents, `/api/v<N>/status/` health check,
  * `/projects/<uuid>/metrics/…` per-project Prometheus metrics, and the operator
  * endpoints (process metrics, `/admin/queues`) when a credential is configured,
@@ -21,7 +21,7 @@ import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { projectMetricsRouter } from './routes/project-metrics.js';
 import { opsRouter } from './routes/ops.js';
 import { pagesRouter } from './pages/index.js';
-import { webOptionsOf } from './pages/options.js';
+import { webOptionsOf } from './pages/kit/options.js';
 import { statusRouter } from './status/routes.js';
 import { expressTrustOf } from './proxy.js';
 import { isDbReachable } from '../shared/db.js';
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (behaviour.md §3.1 rule 2, §4.1).
+  // Paths match exactly, as in the reference: `/PING/<uuid>` or `/API/v3/…` is no route (docs/api-reference.md, "Paths and versions"; docs/pinging.md, "URLs").
   // Settings before the first app.use(): the router is made then, with the routing settings of that moment.
   app.set('case sensitive routing', true);
   const ops = deps.ops ?? config.ops;

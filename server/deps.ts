@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import type { OpsConfig } from '../shared/config-ops.js';
 import type { PingJournal } from '../shared/pings/journal.js';
 import type { Queues } from '../shared/queues/index.js';
-import type { WebOptions } from './pages/options.js';
+import type { WebOptions } from './pages/kit/options.js';
 import type { ProxySettings } from './proxy.js';
 import { config } from '../shared/config.js';
 
@@ -18,7 +18,7 @@ export interface AppDeps {
   ops?: OpsConfig;
   /** The process's ping journal (shared/pings/journal.ts); without one, a ping is answered once MongoDB has it. */
   journal?: PingJournal;
-  /** The web app's settings (server/pages/options.ts); default from config (tests pass their own). */
+  /** The web app's settings (server/pages/kit/options.ts); default from config (tests pass their own). */
   web?: WebOptions;
   /** Proxies in front whose headers the ping log believes (server/proxy.ts); default `config.trustProxy` (tests pass their own). */
   trustProxy?: number;

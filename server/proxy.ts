@@ -3,7 +3,7 @@
  * client's address and the scheme. X-Forwarded-For and X-Forwarded-Proto are believed only when the socket peer is in
  * TRUSTED_PROXIES; then the address is the `hops`-th X-Forwarded-For entry from the right (each proxy appends the
  * address it saw), so entries a client wrote itself, further left, are never believed. A client reaching the port
- * directly writes nothing it is believed for. The ping log's `remote_addr` and `scheme` (behaviour.md §1.5), the pages'
+ * directly writes nothing it is believed for. The ping log's `remote_addr` and `scheme` (docs/pinging.md, "What a ping records"), the pages'
  * per-client limits, the session's Secure cookie and REMOTE_USER_HEADER read them here.
  */
 import type { IncomingMessage } from 'node:http';
@@ -61,7 +61,7 @@ export function expressTrustOf(proxy: ProxySettings): (address: string, hop: num
 
 /**
  * The client's address: the socket peer, or from a trusted proxy the X-Forwarded-For entry the outermost of
- * `trustProxy` proxies added (a `:port` after dotted IPv4 removed, other forms as given, behaviour.md §1.5). Null when
+ * `trustProxy` proxies added (a `:port` after dotted IPv4 removed, other forms as given, docs/pinging.md, "What a ping records"). Null when
  * the socket no longer knows its peer.
  */
 export function clientAddressOf(req: IncomingMessage, proxy: ProxySettings): string | null {
@@ -74,7 +74,7 @@ export function clientAddressOf(req: IncomingMessage, proxy: ProxySettings): str
 }
 
 /**
- * `https` or `http` (behaviour.md §1.5 `scheme`): from a trusted proxy, the first X-Forwarded-Proto entry (set by the
+ * `https` or `http` (docs/pinging.md, "What a ping records"): from a trusted proxy, the first X-Forwarded-Proto entry (set by the
  * outermost proxy); else whether the connection is TLS.
  */
 export function schemeOf(req: IncomingMessage, proxy: ProxySettings): string {

@@ -1,4 +1,4 @@
-/** Alert delivery settings (behaviour.md §6); shared/config.ts validates them. */
+/** Alert delivery settings (docs/alerts.md); shared/config.ts validates them. */
 import Joi from 'joi';
 
 /** Alert delivery: SMTP, provider base URLs (tests point them at local receivers), fallback credentials, retries. */
@@ -19,7 +19,7 @@ export interface NotifyConfig {
   readonly attempts: number;
   /** First retry delay, milliseconds; doubles per attempt. */
   readonly backoffMs: number;
-  /** Provider requests a worker makes at once, notify jobs and the deadline worker's alerts together (behaviour.md §6 rule 3). */
+  /** Provider requests a worker makes at once, notify jobs and the deadline worker's alerts together (docs/alerts.md, "Configuration"). */
   readonly concurrency: number;
   /** Whether provider requests may reach non-public addresses (INTEGRATIONS_ALLOW_PRIVATE_IPS, default false). */
   readonly allowPrivateIps: boolean;

@@ -1,4 +1,4 @@
-/** Single sign-on settings (issue 31 item 4; docs/web-app.md): OpenID Connect and a trusted proxy's user header; shared/config.ts validates them. */
+/** Single sign-on settings (docs/web-app.md, "Single sign-on"): OpenID Connect and a trusted proxy's user header; shared/config.ts validates them. */
 import Joi from 'joi';
 
 /** An OpenID Connect provider the web app signs people in through. */

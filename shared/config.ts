@@ -22,19 +22,19 @@ export interface Config extends RedisConfig, ProxyConfig {
   /** Whether MONGODB_URI was set (hc-admin says which database it uses and why). */
   readonly mongodbUriGiven: boolean;
   readonly logLevel: string;
-  /** Secret for badge signatures (behaviour.md §3.12); never the development value in production. */
+  /** Secret for badge signatures (docs/api-reference.md, "Badges"); never the development value in production. */
   readonly secretKey: string;
   /** Label of the project-wide (`*`) shields badge. */
   readonly siteName: string;
-  /** Bytes of a ping body stored per ping (seed: first 10 kB; behaviour.md §4.2: 10000). */
+  /** Bytes of a ping body stored per ping (10,000 by default, as in Healthchecks; docs/pinging.md, "What a ping records"). */
   readonly pingBodyLimitBytes: number;
-  /** Bytes of a ping body read at most; past it the ping is answered and the connection closed (behaviour.md §4.3 step 5). */
+  /** Bytes of a ping body read at most; past it the ping is answered and the connection closed (docs/pinging.md, "Recording a ping"). */
   readonly pingBodyReadCapBytes: number;
-  /** Default ping log limit of a new project (behaviour.md §1.1: 100). */
+  /** Default ping log limit of a new project (100 as in Healthchecks; docs/pinging.md, "Pruning"). */
   readonly defaultPingLogLimit: number;
-  /** Default check limit of a new project (behaviour.md §1.1: 10,000 when self-hosted). */
+  /** Default check limit of a new project (10,000, what a self-hosted Healthchecks gives every account; docs/api-reference.md, "Check limit"). */
   readonly defaultCheckLimit: number;
-  /** Floor of `timeout` and `grace`, seconds: 60 (seed); only `NODE_ENV=test` may lower it (TEST_MIN_PERIOD_SECONDS). */
+  /** Floor of `timeout` and `grace`, seconds: 60 (docs/api-reference.md, "Validation"); only `NODE_ENV=test` may lower it (TEST_MIN_PERIOD_SECONDS). */
   readonly minPeriodSeconds: number;
   /** How long a process waits at start for MongoDB and for Redis, in milliseconds. */
   readonly connectTimeoutMs: number;
@@ -58,7 +58,7 @@ export interface Config extends RedisConfig, ProxyConfig {
   readonly pingJournalLeaseMs: number;
   /** Test only (`NODE_ENV=test`): the crash point at which the process kills itself with SIGKILL (shared/crash.ts). */
   readonly crashAt: string | null;
-  /** TCP port of the smtpd process (inbound email pings, behaviour.md §5). */
+  /** TCP port of the smtpd process (inbound email pings, docs/email-pings.md). */
   readonly smtpPort: number;
   /** Address smtpd binds to; `0.0.0.0` (all interfaces) by default. */
   readonly smtpHost: string;
@@ -68,7 +68,7 @@ export interface Config extends RedisConfig, ProxyConfig {
   readonly smtpMaxMessageBytes: number;
   /** Whether the web app's sign-up page is open to anyone (REGISTRATION_OPEN, default false, as the reference self-hosted). */
   readonly registrationOpen: boolean;
-  /** Alert delivery settings (behaviour.md §6). */
+  /** Alert delivery settings (docs/alerts.md). */
   readonly notify: NotifyConfig;
   /** Metrics, admin credential and queue dashboard (see shared/config-ops.ts). */
   readonly ops: OpsConfig;

@@ -5,7 +5,7 @@ export type ErrorBody = 'json' | 'text' | 'empty';
 
 /**
  * An error with an HTTP status. `body`: `json` gives `{"error": message}`, `text` the message as text/plain, `empty`
- * no body (behaviour.md §3.5: 403, 405 and bad flips queries).
+ * no body (docs/api-reference.md, "Status codes": 403, 405 and bad flips queries).
  */
 export class AppError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * The `pages` bench phase's measurements of a check's actions and the zone switcher (server/pages/check-actions.ts, zone.ts): server time of
+ * The `pages` bench phase's measurements of a check's actions and the zone switcher (server/pages/checks/check-actions.ts, zone.ts): server time of
  * sequential requests over HTTP to the web process, as p50/p95 in milliseconds.
  * - `GET <check>/?tz=check`: the check page with its actions and a zone chosen (pageData, zone switcher, times in the check's zone);
  * - `POST <check>/ping` (Ping now): a real ping through the Pinging API's path, then the redirect (not followed);

@@ -1,5 +1,5 @@
 /**
- * The drain after a burst (issue 24, item 5; as test/faults/burst-pause.test.ts does, with figures instead of
+ * The drain after a burst (docs/operations.md, "Failure and recovery"; as test/faults/burst-pause.test.ts does, with figures instead of
  * assertions): 200 clients ping 20 established checks for 10 s while the database process is paused (SIGSTOP),
  * then it resumes and the load ends; measured are the time from the load's end until every acknowledged ping is
  * visible in the API (the sum of `n_pings` in `GET /api/v3/checks/`), the rate the worker applied them at, and the

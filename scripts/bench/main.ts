@@ -6,7 +6,7 @@
  * the cost of scale (Redis bytes per check, a sweep pass, ping latency with
  * 100,000 active checks), and the end of a maintenance window holding 10,000
  * down checks (their alerts measured from the window's end), on this machine, with the service's real web and
- * worker processes; and issue 24's figures: throughput with one and with two web
+ * worker processes; and the scaling and recovery figures: throughput with one and with two web
  * processes, recovery times after a worker kill and a Redis flush (on a redis-server
  * of the phase's own), and the drain after a burst with the database paused (a
  * FerretDB of the phase's own), all with the shipped intervals; and the web pages' server time and sizes (the

@@ -3,7 +3,7 @@
  * (a mix of up, late, down, paused, new and running checks over a few tags), then the list page's server time and
  * HTML size plain, searched, filtered by a tag and by a status, and in each sort; and the live update when nothing
  * changed (checks.json of the first page's rows, asked again with its ETag: 304), its bytes and time. Then each query
- * the page makes (server/pages/list-find.ts) alone, straight to the database: the floor the database sets.
+ * the page makes (server/pages/checks/list/list-find.ts) alone, straight to the database: the floor the database sets.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 /**
- * Recovery times (issue 24, docs/operations.md, "Failure and recovery"): 300 checks due in one instant, each with a webhook
+ * Recovery times (docs/operations.md, "Failure and recovery"): 300 checks due in one instant, each with a webhook
  * channel to a local receiver, and a fault at that deadline, with worker processes on the SHIPPED intervals
  * (sweep, recovery pass, job lock, alert claims: none is set here). The faults: one of two workers killed (kill -9)
  * 150 ms after the deadline; the only worker killed then and restarted at once; FLUSHALL of the phase's Redis

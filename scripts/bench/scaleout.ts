@@ -1,5 +1,5 @@
 /**
- * Throughput with one and with two web processes behind the same Redis and MongoDB (issue 24, item 6; docs/operations.md,
+ * Throughput with one and with two web processes behind the same Redis and MongoDB (docs/operations.md,
  * "Scaling out"): the throughput phase's ping load, its connections spread evenly over the processes (as a load
  * balancer would), once as configured and once answering from the journal (PING_ACK_MS=0). The web processes of
  * this phase run unpinned, so that a second one can use another core; the bench's one worker applies what they journal.

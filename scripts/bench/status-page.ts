@@ -1,8 +1,8 @@
 /**
- * The bench's `status-page` phase (issue 33 "Public status pages", "Speed"; docs/benchmarks.md): a published page of {@link COMPONENTS}
+ * The bench's `status-page` phase (docs/benchmarks.md, "Public status pages (the `status-page` phase)"): a published page of {@link COMPONENTS}
  * components ({@link SECTIONS} sections of checks) over 90 days of stored flips, served by a web process of its own (dist/server/main.js, the
  * real createWebHandler; no worker: the web process that records a ping's flip also completes it and announces it to the status pages'
- * change stream). It prints, against the issue's targets:
+ * change stream). It prints, against its targets (that section of docs/benchmarks.md):
  *
  * 1. the page's throughput with the cache warm: autocannon for `--status-duration` seconds over {@link CONNECTIONS} connections, asking for
  *    gzip as browsers do, with the web process's CPU time and the bytes read per response; then the same load on the same CPU against a
@@ -55,7 +55,7 @@ const GIVE_UP_MS = 30_000;
 const SLUG = 'bench';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-/** The issue's targets: requests per second and p99 milliseconds of the warm page, first render and flip shown in milliseconds. */
+/** The targets: requests per second and p99 milliseconds of the warm page, first render and flip shown in milliseconds. */
 const TARGETS = { rps: 2000, p99Ms: 50, firstRenderMs: 100, shownMs: 2000 };
 
 /** The stored flips of check `i`: {@link DOWN_SPELLS} down spells of 5 minutes to 2 hours, spread over the last 88 days, each ended. */

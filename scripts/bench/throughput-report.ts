@@ -1,5 +1,5 @@
 /**
- * The throughput phase's table (docs/benchmarks.md, item 1): the ping load against the web process as configured,
+ * The throughput phase's table (docs/benchmarks.md): the ping load against the web process as configured,
  * against bare node:http (the ceiling), against the journal-first web process, and against the reference when one
  * is given, each with its server's CPU time per request, and the pings stored against the 200s.
  */

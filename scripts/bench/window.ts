@@ -1,5 +1,5 @@
 /**
- * The end of a maintenance window (issue 22, docs/alerting-rules.md): `count` checks, each with a webhook channel to a local receiver, go down
+ * The end of a maintenance window (docs/alerting-rules.md, "Maintenance windows"): `count` checks, each with a webhook channel to a local receiver, go down
  * together inside one one-off window (created through the API) that ends at a known instant; each owes one `resumed` alert then. Measured from the
  * window's end: the alert owed (its notification's `flipCreated`, when the deadline worker wrote it: the analogue of a flip recorded) and its
  * arrival at the receiver, with every webhook request counted (exactly `count`, none sent inside the window, no duplicate).

@@ -130,7 +130,7 @@ def malformed(rng: random.Random) -> str:
 
 
 def dst_cases() -> list[tuple[str, str, str]]:
-    """(expression, zone, start) around DST changes: behaviour.md §2.4 rules 7-8 and their edges."""
+    """(expression, zone, start) around DST changes: the daylight-saving rules of docs/checks.md, "Cron in detail", and their edges."""
     return [
         ("0 3 * * *", "Europe/Riga", "2021-03-27T12:00:00.000Z"),
         ("30 1,2,3,4,5 * * *", "Europe/Riga", "2021-10-30T21:00:00.000Z"),
@@ -150,7 +150,7 @@ def dst_cases() -> list[tuple[str, str, str]]:
 
 
 def handpicked() -> list[str]:
-    """Edge cases: DST examples of behaviour.md §2.4, never-matching and rare expressions."""
+    """Edge cases: DST examples of docs/checks.md, "Cron in detail", never-matching and rare expressions."""
     return [
         "0 3 * * *",
         "30 1,2,3,4,5 * * *",

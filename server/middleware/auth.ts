@@ -1,5 +1,5 @@
 /**
- * API key authentication (behaviour.md §3.2): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest; the
+ * API key authentication (docs/api-reference.md, "API keys"): `X-Api-Key`, else the POST body's `api_key`, by SHA-256 digest; the
  * project's own two keys, else a named key made in the web app (shared/services/api-keys.ts), else a key a project
  * imported from Healthchecks kept (shared/services/reference-keys.ts, docs/migrating.md).
  */

@@ -1,5 +1,5 @@
 /**
- * JSON bodies of the Management API (behaviour.md §3.3): POST only, strict UTF-8, before the key check; an empty body
+ * JSON bodies of the Management API (docs/api-reference.md, "Request bodies"): POST only, strict UTF-8, before the key check; an empty body
  * is `{}`; Content-Type is ignored.
  */
 import express, { type RequestHandler } from 'express';

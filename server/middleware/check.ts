@@ -1,6 +1,6 @@
 /**
- * The `<uuid>`/`<unique_key>` segment of Management API routes: its shape (behaviour.md §3.1 rule 3, §3.4 rule 3) and
- * the check it names, 404 when unknown, 403 in another project (§3.2 rule 7, §3.5 evaluation order steps 5–6).
+ * The `<uuid>`/`<unique_key>` segment of Management API routes: its shape (docs/api-reference.md, "Paths and versions", "CORS and methods") and
+ * the check it names, 404 when unknown, 403 in another project (docs/api-reference.md, "API keys", "Status codes").
  */
 import type { Request, RequestHandler } from 'express';
 import { Check, type CheckDoc } from '../../shared/models/check.js';
@@ -23,7 +23,7 @@ const PING_NUMBER_RE = /^[0-9]+$/;
 /** Which identifiers a path accepts in place of `:code`. */
 export type CheckIdForms = 'uuid' | 'uuid-or-key';
 
-/** Methods a `checks/<unique_key>` path allows (§3.4 rule 3: GET only). */
+/** Methods a `checks/<unique_key>` path allows (docs/api-reference.md, "CORS and methods": GET only). */
 const KEY_METHODS = ['GET', 'OPTIONS'];
 
 /**

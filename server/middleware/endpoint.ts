@@ -1,4 +1,4 @@
-/** Per-path methods with CORS (behaviour.md §3.4): OPTIONS 204 without auth; other methods, HEAD too, 405 empty. */
+/** Per-path methods with CORS (docs/api-reference.md, "CORS and methods"): OPTIONS 204 without auth; other methods, HEAD too, 405 empty. */
 import type { RequestHandler, Router } from 'express';
 
 /** Handlers per allowed method. */
@@ -23,7 +23,7 @@ const notAllowed: RequestHandler = (_req, res) => void res.status(405).end();
 
 /**
  * Mounts `handlers` on `path`, answering OPTIONS and 405 itself; `guard` runs first for every method (a 404 for a
- * malformed id: route match comes first in §3.5).
+ * malformed id: route match comes first in docs/api-reference.md, "Status codes").
  */
 export function endpoint(router: Router, path: string, handlers: MethodHandlers, guard?: RequestHandler): void {
   const route = router.route(path).all(corsHeaders(Object.keys(handlers)));

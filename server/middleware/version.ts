@@ -1,4 +1,4 @@
-/** A request's Management API version, from its `/api/v<N>/` mount path (behaviour.md §3.1 rule 1, §7 item 5). */
+/** A request's Management API version, from its `/api/v<N>/` mount path (docs/api-reference.md, "Paths and versions"). */
 import type { Request, RequestHandler } from 'express';
 
 /** The API versions served; 3 is current, 1 and 2 are what older clients speak. */

@@ -1,6 +1,6 @@
 /**
  * `paths`, `parameters` and `responses` of the v3 description: the endpoints of the seed's Management API summary and
- * behaviour.md §3.6, with the statuses and bodies of §3.5; paths relative to `/api/v3`.
+ * docs/api-reference.md, "Endpoints", with the statuses and bodies of docs/api-reference.md, "Status codes"; paths relative to `/api/v3`.
  */
 import { UNIQUE_KEY_PATTERN, UUID_PATTERN, type Json } from './schemas.js';
 
@@ -121,7 +121,7 @@ export const paths: { [key: string]: Json } = {
   '/checks/{code}/flips/': {
     get: {
       operationId: 'listFlips', summary: "List a check's flips, by its UUID or unique_key",
-      description: 'Newest first. A bare JSON array (the seed wins over the reference\'s `{"flips": …}`). Read-only keys allowed.',
+      description: 'Newest first. A bare JSON array (as Healthchecks documents it; the reference itself sends `{"flips": …}`). Read-only keys allowed.',
       parameters: [param('code'), param('flipsSeconds'), param('flipsStart'), param('flipsEnd')],
       responses: {
         '200': { description: 'The flips.', content: { 'application/json': { schema: { type: 'array', items: schema('Flip') } } } },

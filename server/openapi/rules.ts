@@ -1,4 +1,4 @@
-/** JSON Schemas of the alerting-rule members (docs/alerting-rules.md, issue 22): in the check (only when set) and in its payload. */
+/** JSON Schemas of the alerting-rule members (docs/alerting-rules.md): in the check (only when set) and in its payload. */
 
 const MAX_SECONDS = 31_536_000;
 

@@ -1,5 +1,5 @@
 /**
- * JSON Schemas (2020-12) of the Management API's objects (behaviour.md §1.3, §1.5–§1.7, §3.5, §3.7, §3.12).
+ * JSON Schemas (2020-12) of the Management API's objects (docs/api-reference.md, "Check object", "Ping object", "Integration object", "Status codes", "Validation", "Badges").
  * Responses are closed, so validating real responses catches a field the description lacks.
  */
 import { checkRuleFields, checkRuleInputFields, dependsOnField, dependsOnInputField, notificationReasonField } from './rules.js';
@@ -11,14 +11,14 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: { [key: string]: Json }): Json => ({ ...schema, type: [schema.type, 'null'] });
 
-/** Canonical lowercase UUID (behaviour.md §3.1 rule 3). */
+/** Canonical lowercase UUID (docs/api-reference.md, "Paths and versions"). */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-/** A check's `unique_key`: 40 lowercase hex characters (§1.4). */
+/** A check's `unique_key`: 40 lowercase hex characters (docs/api-reference.md, "unique_key"). */
 export const UNIQUE_KEY_PATTERN = '^[0-9a-f]{40}$';
 
-/** A time truncated to seconds with a `+00:00` offset (§1.2 rule 2). */
+/** A time truncated to seconds with a `+00:00` offset (docs/api-reference.md, "Times"). */
 const isoSeconds = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$' };
-/** A time with six fractional digits and a `+00:00` offset (§1.2 rule 3). */
+/** A time with six fractional digits and a `+00:00` offset (docs/api-reference.md, "Times"). */
 const isoMicros = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}\\+00:00$' };
 const url = { type: 'string', format: 'uri' };
 const seconds = (description: string): Json => ({ type: 'integer', minimum: 0, description });
@@ -30,7 +30,7 @@ const checkFields: { [key: string]: Json } = {
   desc: { type: 'string' },
   grace: seconds('Grace period, seconds.'),
   n_pings: { type: 'integer', minimum: 0 },
-  status: { enum: ['new', 'up', 'grace', 'down', 'paused'], description: 'Live status (behaviour.md §2.3).' },
+  status: { enum: ['new', 'up', 'grace', 'down', 'paused'], description: 'Live status (docs/checks.md, "Status").' },
   started: { type: 'boolean', description: 'A run is in progress.' },
   last_ping: nullable(isoSeconds),
   next_ping: nullable(isoSeconds),
@@ -49,7 +49,7 @@ const checkFields: { [key: string]: Json } = {
   last_duration: seconds('Whole seconds of the last run; only when known and not zero.'),
 };
 
-/** Members only a read-write key sees (§1.3 rule 1). */
+/** Members only a read-write key sees (docs/api-reference.md, "Check object"). */
 const readWriteFields: { [key: string]: Json } = {
   uuid: { type: 'string', pattern: UUID_PATTERN },
   ping_url: url,
@@ -59,14 +59,14 @@ const readWriteFields: { [key: string]: Json } = {
   channels: { type: 'string', description: 'Assigned integration UUIDs, sorted, comma-separated.' },
 };
 
-/** Strings of at most `limit` characters (code points, §3.7 rule 5). */
+/** Strings of at most `limit` characters (code points, docs/api-reference.md, "Validation"). */
 const text = (limit?: number): Json => (limit === undefined ? { type: 'string' } : { type: 'string', maxLength: limit });
 const period = { type: 'integer', minimum: 60, maximum: 31_536_000, description: 'Seconds.' };
 
 /** The `components.schemas` of the description. */
 export const schemas: { [key: string]: Json } = {
   Check: {
-    description: 'A check (behaviour.md §1.3). A read-only key hides the UUID and URLs and adds `unique_key`.',
+    description: 'A check (docs/api-reference.md, "Check object"). A read-only key hides the UUID and URLs and adds `unique_key`.',
     allOf: [
       { type: 'object', required: Object.keys(checkFields).filter((key) => key !== 'last_duration'), properties: { ...checkFields, ...checkRuleFields, depends_on: dependsOnField, ...timerRuleFields } },
       { oneOf: [ref('CheckReadWriteMembers'), ref('CheckReadOnlyMembers')] },
@@ -85,7 +85,7 @@ export const schemas: { [key: string]: Json } = {
   CheckList: { type: 'object', required: ['checks'], properties: { checks: { type: 'array', items: ref('Check') } }, additionalProperties: false },
   Ping: {
     type: 'object',
-    description: 'A ping log entry (behaviour.md §1.5).',
+    description: 'A ping log entry (docs/api-reference.md, "Ping object").',
     required: ['type', 'date', 'n', 'scheme', 'remote_addr', 'method', 'ua', 'rid', 'body_url'],
     properties: {
       type: { enum: ['success', 'start', 'fail', 'log', 'ign'] },
@@ -105,14 +105,14 @@ export const schemas: { [key: string]: Json } = {
   PingList: { type: 'object', required: ['pings'], properties: { pings: { type: 'array', items: ref('Ping') } }, additionalProperties: false },
   Flip: {
     type: 'object',
-    description: 'A status change (behaviour.md §1.6).',
+    description: 'A status change (docs/api-reference.md, "Flip object").',
     required: ['timestamp', 'up'],
     properties: { timestamp: isoSeconds, up: { enum: [0, 1] } },
     additionalProperties: false,
   },
   Channel: {
     type: 'object',
-    description: 'An integration (behaviour.md §1.7).',
+    description: 'An integration (docs/api-reference.md, "Integration object").',
     required: ['id', 'name', 'kind'],
     properties: { id: { type: 'string', pattern: UUID_PATTERN }, name: { type: 'string' }, kind: { type: 'string' } },
     additionalProperties: false,
@@ -181,7 +181,7 @@ export const schemas: { [key: string]: Json } = {
   CheckInput: {
     type: 'object',
     description:
-      'Create or update payload (behaviour.md §3.7). Types are strict and `null` is invalid; on update, absent members are left unchanged. ' +
+      'Create or update payload (docs/api-reference.md, "Validation"). Types are strict and `null` is invalid; on update, absent members are left unchanged. ' +
       'A non-empty `schedule` makes a cron check (one line of 5 fields) or an OnCalendar check (anything else), else `timeout` a simple one. Unknown members are ignored.',
     properties: {
       api_key: { type: 'string', description: 'The API key, when no `X-Api-Key` header is sent.' },

@@ -1,4 +1,4 @@
-/** JSON Schemas of the timed alerting rules' members (docs/alerting-rules.md, issue 22 items 4–5): in the check (only when set), its payload, and the notification log. */
+/** JSON Schemas of the timed alerting rules' members (docs/alerting-rules.md, "Timed rules"): in the check (only when set), its payload, and the notification log. */
 
 const MAX_SECONDS = 31_536_000;
 

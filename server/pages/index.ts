@@ -1,158 +1,56 @@
 /**
- * The web app (docs/web-app.md): server-rendered Eta pages for people who sign in with email and password, with
- * sessions in Redis, CSRF tokens on every state-changing request (csrf-sync, synchroniser tokens kept in the session),
- * and role checks on every page. Its script and stylesheet are served from `server/pages/static/` at `/static/`.
+ * The web app (docs/web-app.md): server-rendered Eta pages, one folder per area (docs/architecture.md, "The web
+ * app's folders"), all mounted in the one page router of kit/page-router.ts, which gives every page its session in
+ * Redis, CSRF protection and role-checked user. Each area's `static/` folder (kit/folders.ts) is served at `/static/`.
  */
 import { fileURLToPath } from 'node:url';
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { csrfSync } from 'csrf-sync';
+import express, { Router } from 'express';
 import type { AppDeps } from '../deps.js';
-import { AppError } from '../../shared/errors.js';
-import { logger } from '../../shared/logger.js';
-import { firstTextProblem } from '../../shared/domain/text.js';
-import { webOptionsOf } from './options.js';
-import { sessionMiddleware } from './session.js';
-import { accountLimits } from './limits.js';
-import { loadUser } from './guard.js';
-import { PAGE_HEADERS, render } from './render.js';
-import { accountRouter } from './account.js';
-import { recoveryRouter } from './recovery.js';
-import { emailChangeRouter } from './email-change.js';
-import { accountPageRouter } from './account-page.js';
-import { accountDisplayRouter } from './account-display.js';
-import { UserSessions } from './sessions.js';
-import { twoFactorRouter } from './two-factor.js';
-import { securityKeysRouter } from './security-keys.js';
-import { oidcRouter, remoteUser } from './sso.js';
-import { projectsRouter } from './projects.js';
-import { membersRouter } from './members.js';
-import { checksRouter } from './checks.js';
-import { checkPageRouter } from './check-page.js';
-import { checkActionsRouter } from './check-actions.js';
-import { checkListRouter } from './check-list.js';
-import { glanceOf } from './glance.js';
-import { integrationsRouter } from './integrations.js';
-import { maintenanceRouter } from './maintenance.js';
-import { statusPagesRouter } from './status-pages.js';
-import { statusIncidentsRouter } from './status-incidents.js';
-import { logoUpload } from './upload.js';
-import { channelLinksRouter, unsubscribeRouter } from './channel-links.js';
-import { timelineRouter } from './timeline.js';
-import { badgePageRouter } from './badge-page.js';
-import { docsFilesRouter, docsRouter } from './docs.js';
-import { wallRouter } from './wall.js';
-import { reportsRouter, reportsUnsubscribeRouter } from './reports.js';
-import { pageNotFound } from './not-found.js';
+import type { PageArea } from './kit/area.js';
+import { webOptionsOf } from './kit/options.js';
+import { accountLimits } from './kit/limits.js';
+import { PAGE_HEADERS } from './kit/render.js';
+import { staticFolders } from './kit/folders.js';
+import { pageRouter } from './kit/page-router.js';
+import { pagePathsOf } from './kit/page-paths.js';
+import { pageErrors } from './kit/page-errors.js';
+import { pageNotFound } from './kit/not-found.js';
+import { accountArea } from './account/index.js';
+import { membersArea } from './members/index.js';
+import { checksArea } from './checks/index.js';
+import { integrationsArea } from './integrations/index.js';
+import { statusPagesArea } from './status-pages/index.js';
+import { docsArea } from './docs/index.js';
+import { wallArea } from './wall/index.js';
 
-const log = logger.child({ module: 'pages' });
-/** `server/pages/static/` of the checkout: from `dist/server/pages/` three levels up. */
-const STATIC = fileURLToPath(new URL('../../../server/pages/static/', import.meta.url));
 /** \@simplewebauthn/browser's ES modules, served as they are installed (no build step, nothing from a CDN). */
 const WEBAUTHN_BROWSER = fileURLToPath(new URL('../../../node_modules/@simplewebauthn/browser/esm/', import.meta.url));
-/** Paths of the pages: only these get a session, so the API and the badges never touch one. */
-const PAGE_PATH = /^\/(signin\/(two-factor(\/webauthn)?|oidc(\/callback|\/link)?|(reset|link)\/([^/]+)?)?|signout\/|signup\/|account\/.*|integrations\/(confirm|unsubscribe)\/[^/]+|projects\/.*|invite\/[^/]+|docs\/?[^/]*|wall\/([^/]+)?)?$/;
-/** Largest form body read, bytes. */
-const FORM_LIMIT = '64 KB';
 
-/** Status and message of a refused CSRF token (csrf-sync's error carries `code`). */
-function isCsrfError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN';
-}
+/** The web app's areas in the order their routes are tried. */
+export const PAGE_AREAS: readonly PageArea[] = [accountArea, membersArea, checksArea, integrationsArea, statusPagesArea, docsArea, wallArea];
 
-/**
- * The 4xx status of an error about the request rather than about us: body-parser's (`type` and `status`, e.g. 413
- * `entity.too.large`) or the router's (a path parameter that does not URL-decode, 400); null for any other error.
- */
-function requestError(err: unknown): number | null {
-  const { status } = (typeof err === 'object' && err !== null ? err : {}) as { status?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
-}
-
-/** Refuses a form with a NUL character (or a lone surrogate) in any field, naming it: no field takes one (shared/domain/text.ts). */
-const refuseNul: RequestHandler = (req, _res, next) => {
-  const found = firstTextProblem(req.body ?? {});
-  next(found ? new AppError(400, `the field “${found.path.replace(/\[\d+\]$/, '')}” ${found.problem}, which no field takes`) : undefined);
-};
-
-/** Errors of the pages as pages: an AppError's status and message, a refused CSRF token 403, a request's own 4xx (body, path), anything else 500. */
-const pageErrors: ErrorRequestHandler = (err, req, res, _next) => {
-  if (err instanceof AppError) return render(req, res, 'error', { title: 'Error', status: err.status, message: err.message }, err.status);
-  if (isCsrfError(err)) {
-    const message = 'this form has expired or did not come from this site: go back, reload the page and try again';
-    return render(req, res, 'error', { title: 'Error', status: 403, message }, 403);
-  }
-  const status = requestError(err);
-  if (status === 413) return render(req, res, 'error', { title: 'Error', status, message: `this form is too large (over ${FORM_LIMIT}): shorten what you typed` }, status);
-  if (status !== null) return render(req, res, 'error', { title: 'Error', status, message: 'this request could not be read: check the address or reload the page and try again' }, status);
-  log.error({ err, path: req.path }, 'unhandled page error');
-  res.status(500).set(PAGE_HEADERS).type('text').send('internal error');
-};
+/** How static files are answered: the pages' headers, revalidated on each load (their names carry no version). */
+const STATIC_OPTIONS = { index: false, redirect: false, setHeaders: (res: express.Response) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') };
 
 /**
  * The web app's routes, mounted at the root after the API's.
  *
  * @param deps - The app's connections; `deps.web` overrides the settings (tests).
+ * @param areas - The areas mounted, {@link PAGE_AREAS} unless given (a test adds one).
  */
-export function pagesRouter(deps: AppDeps): Router {
+export function pagesRouter(deps: AppDeps, areas: readonly PageArea[] = PAGE_AREAS): Router {
   const options = deps.web ?? webOptionsOf();
+  const ctx = { deps, options, limits: accountLimits(deps.redis, options) };
   const router = Router({ strict: true, caseSensitive: true });
-  router.use('/static/vendor/simplewebauthn', express.static(WEBAUTHN_BROWSER, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
-  router.use('/static', express.static(STATIC, { index: false, redirect: false, setHeaders: (res) => res.set(PAGE_HEADERS).set('Cache-Control', 'no-cache') }));
+  router.use('/static/vendor/simplewebauthn', express.static(WEBAUTHN_BROWSER, STATIC_OPTIONS));
+  for (const dir of staticFolders()) router.use('/static', express.static(dir, STATIC_OPTIONS));
+  // Before the page router and outside it: what must work without a session or token (a mail client's one-click unsubscribe, RFC 8058).
+  for (const area of areas) if (area.open) router.use(...area.open(ctx), pageErrors);
 
-  const pages = Router({ strict: true, caseSensitive: true });
-  const { csrfSynchronisedProtection } = csrfSync({
-    getTokenFromRequest: (req) => {
-      const body = req.body as Record<string, unknown> | undefined;
-      return typeof body?._csrf === 'string' ? body._csrf : req.get('x-csrf-token');
-    },
-  });
-  pages.use(sessionMiddleware(deps.redis, options));
-  pages.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
-  pages.use(logoUpload);
-  pages.use(refuseNul);
-  pages.use(csrfSynchronisedProtection);
-  pages.use(loadUser);
-  // The request's present, from the app's clock: times on every page are relative to it (server/pages/times.ts).
-  pages.use((_req, res, next) => {
-    res.locals.now = deps.clock();
-    next();
-  });
-  pages.use(glanceOf(deps.clock));
-  const sessions = new UserSessions(deps.redis, options);
-  pages.use(sessions.touch(deps.clock));
-  pages.use(remoteUser(options, sessions, deps.clock));
-  const limits = accountLimits(deps.redis, options);
-  pages.use(oidcRouter(options, sessions, limits, deps.clock));
-  pages.use(accountDisplayRouter(sessions));
-  pages.use(accountRouter(options, limits, sessions, deps.clock));
-  pages.use(twoFactorRouter(options, sessions, limits, deps.clock));
-  pages.use(securityKeysRouter(options, deps.clock));
-  pages.use(accountPageRouter(sessions, limits, deps.redis, deps.clock));
-  pages.use(recoveryRouter(options, limits, sessions, deps.clock));
-  pages.use(emailChangeRouter(options, limits, sessions, deps.clock));
-  pages.use(projectsRouter(deps.clock, deps.redis));
-  pages.use(membersRouter(options, deps.clock));
-  pages.use(checkActionsRouter(deps));
-  pages.use(checkListRouter(deps));
-  pages.use(checksRouter(deps));
-  pages.use(checkPageRouter(deps));
-  pages.use(integrationsRouter(deps, options, limits));
-  pages.use(maintenanceRouter(deps));
-  pages.use(statusPagesRouter(deps), statusIncidentsRouter(deps));
-  pages.use(channelLinksRouter(options, deps.clock));
-  pages.use(timelineRouter(), badgePageRouter());
-  pages.use(docsRouter());
-  pages.use(wallRouter(options));
-  pages.use(reportsRouter(options, deps.clock));
-  pages.use(pageNotFound);
-  pages.use(pageErrors);
-
-  // Before the session and CSRF middleware: a mail client's one-click unsubscribe has neither (RFC 8058).
-  router.use(unsubscribeRouter(options, deps.clock), pageErrors);
-  router.use(docsFilesRouter());
-  router.use(reportsUnsubscribeRouter(options, deps.clock), pageErrors);
-  router.use((req, res, next) => (PAGE_PATH.test(req.path) ? pages(req, res, next) : next()));
-  // Any other address a browser asks for: the 404 page, signed out (no session outside PAGE_PATH).
+  const pages = pageRouter(ctx, areas);
+  const isPage = pagePathsOf(pages);
+  router.use((req, res, next) => (isPage(req.path) ? pages(req, res, next) : next()));
+  // Any other address a browser asks for: the 404 page, signed out (it never touches a session).
   router.use(pageNotFound);
   return router;
 }

@@ -1,5 +1,5 @@
 /**
- * The Pinging API under `/ping` (seed "Pinging API"; behaviour.md §4): a plain node:http listener, no Express on the service's hottest path (as
+ * The Pinging API under `/ping` (docs/pinging.md): a plain node:http listener, no Express on the service's hottest path (as
  * Healthchecks.io serves pings apart from its web framework); `server/app.ts` sends it every request whose path is `/ping` or starts with `/ping/`.
  * Any method is a ping, recorded as sent (HEAD answered without a body). Each request's time goes to `hc_ping_duration_seconds` (shared/metrics.ts).
  */
@@ -25,7 +25,7 @@ const PREFIX = '/ping';
 const TEXT = 'text/plain; charset=utf-8';
 /** `Retry-After` of a 503 (the ping not acknowledged: the database stalled, or the deferred backlog is full), seconds. */
 const RETRY_AFTER_S = '5';
-/** Headers of every ping response, errors included (behaviour.md §4.2; seed: CORS on all). */
+/** Headers of every ping response, errors included (docs/pinging.md, "Responses"). */
 const PING_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Cache-Control': 'max-age=0, no-cache, no-store, must-revalidate, private',
@@ -37,7 +37,7 @@ const ANSWERS = {
   201: { body: 'Created', headers: { ...PING_HEADERS, 'Content-Type': TEXT, 'Content-Length': '7' } },
 } as const;
 const NO_BODY: PingBody = { body: null, cut: false };
-/** `<ping_key>` and `<slug>` shapes (behaviour.md §4.1 rule 2); uppercase slugs are refused later with 400. */
+/** `<ping_key>` and `<slug>` shapes (docs/pinging.md, "URLs"); uppercase slugs are refused later with 400. */
 const KEY_OR_SLUG_RE = /^[-A-Za-z0-9_]+$/;
 /** `<exit_status>` shape; a negative number does not match (404). */
 const EXIT_STATUS_RE = /^[0-9]+$/;
@@ -48,7 +48,7 @@ const SLOW_URL_RE = /[\t\n\f\r #\u00a0\ufeff]/;
 
 /**
  * The path and query string of `req.url` as Express's routing reads them (`parseurl`): undecoded; `url.parse` for an absolute URL or one with
- * whitespace or a fragment. The path (e.g. `/ping/<uuid>`) is then matched per behaviour.md §4.1; the query has no `?`, and is null when absent.
+ * whitespace or a fragment. The path (e.g. `/ping/<uuid>`) is then matched per docs/pinging.md, "URLs"; the query has no `?`, and is null when absent.
  */
 export function splitUrl(url: string): { path: string; query: string | null } {
   if (url.charCodeAt(0) !== 0x2f || SLOW_URL_RE.test(url)) {
@@ -60,7 +60,7 @@ export function splitUrl(url: string): { path: string; query: string | null } {
 }
 
 /**
- * Whether an undecoded path (see {@link splitUrl}) is the Pinging API's (behaviour.md §4.1), as `app.use('/ping', …)` matched it: `/ping` itself or
+ * Whether an undecoded path (see {@link splitUrl}) is the Pinging API's (docs/pinging.md, "URLs"), as `app.use('/ping', …)` matched it: `/ping` itself or
  * below `/ping/`, case-sensitively; `/ping` and `/ping/` are then answered 404 `not found`.
  */
 export function isPingPath(path: string): boolean {
@@ -68,7 +68,7 @@ export function isPingPath(path: string): boolean {
 }
 
 /**
- * Builds the `/ping` request listener (behaviour.md §4.2–4.3): a ping is answered 200 `OK` or 201 `Created` (plain text), every response with
+ * Builds the `/ping` request listener (docs/pinging.md, "Responses", "Recording a ping"): a ping is answered 200 `OK` or 201 `Created` (plain text), every response with
  * PING_HEADERS. Concurrent pings share database round trips through one batcher per listener; with `deps.journal`, pings are journaled and answered
  * per PING_ACK_MS (server/ping/service.ts).
  * @returns A listener for the paths {@link isPingPath} accepts; it never throws: every error is answered (see {@link sendError}).
@@ -112,7 +112,7 @@ async function answer(deps: PingDeps, req: IncomingMessage, res: ServerResponse)
 }
 
 /**
- * Matches a path below `/ping` (e.g. `/0b5d…/start`, `/<ping_key>/<slug>/3`), percent-decoded first, against behaviour.md §4.1: a canonical lowercase
+ * Matches a path below `/ping` (e.g. `/0b5d…/start`, `/<ping_key>/<slug>/3`), percent-decoded first, against docs/pinging.md, "URLs": a canonical lowercase
  * UUID, or a ping key and slug, each optionally followed by a signal or an exit status. `/<uuid>/<word>` that is not a signal falls through to the
  * slug form (ping key = the UUID). Returns null when no route matches (404).
  */

@@ -1,10 +1,10 @@
 /**
- * What a ping request tells about its sender (behaviour.md §1.5, §4.3 step 5): the stored body and `ua` (`remote_addr` and `scheme`: server/proxy.ts). No JSON parsing:
+ * What a ping request tells about its sender (docs/pinging.md, "What a ping records", "Recording a ping"): the stored body and `ua` (`remote_addr` and `scheme`: server/proxy.ts). No JSON parsing:
  * the body is kept as raw bytes, whatever the method, Content-Type or encoding.
  */
 import type { IncomingMessage } from 'node:http';
 
-/** `ua` is cut to this many characters (behaviour.md §1.5). */
+/** `ua` is cut to this many characters (docs/pinging.md, "What a ping records"). */
 const UA_MAX_CHARS = 200;
 
 /** A ping body as read: the kept bytes, and whether reading stopped at the read cap. */
@@ -17,7 +17,7 @@ export interface PingBody {
 
 /**
  * Reads the request body (not yet consumed), keeping its first `limitBytes` bytes. Bytes beyond that are read and dropped up to `capBytes` in all, so
- * a larger body is never rejected (behaviour.md §4.3 step 5); past `capBytes` reading stops at once, so a huge body is answered without waiting for
+ * a larger body is never rejected (docs/pinging.md, "Recording a ping"); past `capBytes` reading stops at once, so a huge body is answered without waiting for
  * it (the caller closes the connection). Never rejects: a client that goes away leaves what arrived so far.
  * @param limitBytes - Bytes to keep (config `pingBodyLimitBytes`, 10000).
  * @param capBytes - Bytes to read at most (config `pingBodyReadCapBytes`, 1 MiB); at least `limitBytes`.
@@ -50,7 +50,7 @@ export function readPingBody(req: IncomingMessage, limitBytes: number, capBytes:
   });
 }
 
-/** The ping's `ua` (behaviour.md §1.5): User-Agent cut to 200 characters, or `""`; header values are latin1, so a slice cannot split a character. */
+/** The ping's `ua` (docs/pinging.md, "What a ping records"): User-Agent cut to 200 characters, or `""`; header values are latin1, so a slice cannot split a character. */
 export function uaOf(req: IncomingMessage): string {
   return (req.headers['user-agent'] ?? '').slice(0, UA_MAX_CHARS);
 }

@@ -1,5 +1,5 @@
 /**
- * Turning a ping request into a recorded signal (behaviour.md §4.3): find the check (by UUID, or by ping key and slug, creating it for `create=1`),
+ * Turning a ping request into a recorded signal (docs/pinging.md, "Recording a ping"): find the check (by UUID, or by ping key and slug, creating it for `create=1`),
  * check the exit status and rid, pick the action, journal it and apply it through the ping batcher (shared/pings/record.ts), the one code path shared
  * with inbound email. The HTTP side is server/ping/handler.ts.
  */
@@ -18,11 +18,11 @@ import { logger } from '../../shared/logger.js';
 import { isDatabaseUnavailable } from '../../shared/unreachable.js';
 
 const log = logger.child({ module: 'ping' });
-/** Highest valid exit status (seed: integer 0 to 255). */
+/** Highest valid exit status (docs/pinging.md, "Recording a ping"). */
 const MAX_EXIT_STATUS = 255;
-/** `rid`: the canonical 8-4-4-4-12 hex form, any case (behaviour.md §4.3 step 9). */
+/** `rid`: the canonical 8-4-4-4-12 hex form, any case (docs/pinging.md, "Recording a ping"). */
 const RID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** How the URL names the check (behaviour.md §4.1). */
+/** How the URL names the check (docs/pinging.md, "URLs"). */
 export type PingTarget = { by: 'uuid'; uuid: string } | { by: 'slug'; pingKey: string; slug: string };
 /** The signal a ping route names, before exit status, methods and filters. */
 export type RouteAction = 'success' | 'start' | 'fail' | 'log';
@@ -60,7 +60,7 @@ const notFound = (): AppError => new AppError(404, 'not found', 'text');
 const badUrl = (): AppError => new AppError(400, 'invalid url format', 'text');
 
 /**
- * Records one ping, following behaviour.md §4.3 steps 1–11. With `deps.journal` the ping is also journaled in Redis and may be answered before
+ * Records one ping, following docs/pinging.md, "Recording a ping". With `deps.journal` the ping is also journaled in Redis and may be answered before
  * MongoDB has it (per {@link acknowledged}, or at once when deferred: see {@link PingDeps}); without, once MongoDB has it.
  * @returns 201 when the check was created for this ping (`create=1`), else 200.
  * @throws AppError 404 `not found`, 400 `invalid url format` / `invalid uuid format`, 409 `ambiguous slug` (all plain text); nothing is recorded
@@ -127,7 +127,7 @@ async function targetOf(deps: PingDeps, input: PingInput): Promise<{ checkId: st
 }
 
 /**
- * Slug route (behaviour.md §4.3 steps 1–2): one project query by ping key, one check query by (project, slug); auto-provisioning when nothing matches
+ * Slug route (docs/pinging.md, "Recording a ping"): one project query by ping key, one check query by (project, slug); auto-provisioning when nothing matches
  * and `create=1`. The exit status and rid are checked before creating, so a rejected request leaves no check behind.
  */
 async function findBySlug(deps: PingDeps, input: PingInput, target: { pingKey: string; slug: string }): Promise<{ checkId: string | null; created: boolean }> {
@@ -145,7 +145,7 @@ async function findBySlug(deps: PingDeps, input: PingInput, target: { pingKey: s
 }
 
 /**
- * Steps 4 and 9 of behaviour.md §4.3: returns the rid, lowercase, or null when absent.
+ * The exit status and run id checks of docs/pinging.md, "Recording a ping": returns the rid, lowercase, or null when absent.
  * @throws AppError 400 `invalid url format` for an exit status over 255, `invalid uuid format` for a malformed rid.
  */
 function validated(input: PingInput): string | null {
@@ -155,7 +155,7 @@ function validated(input: PingInput): string | null {
   return input.rid.toLowerCase();
 }
 
-/** The route's action with the exit status applied: 0 is success, 1–255 fail (§4.3 step 6). */
+/** The route's action with the exit status applied: 0 is success, 1–255 fail (docs/pinging.md, "Recording a ping"). */
 function actionOf(input: PingInput): Signal {
   if (input.exitStatus === null) return input.action;
   return input.exitStatus === 0 ? 'success' : 'fail';

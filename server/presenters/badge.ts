@@ -1,4 +1,4 @@
-/** Badge documents (behaviour.md §3.12 rule 6): `svg`, `json` and `shields`. */
+/** Badge documents (docs/api-reference.md, "Badges"): `svg`, `json` and `shields`. */
 import type { Response } from 'express';
 import { makeBadge } from 'badge-maker';
 import { BADGE_COLORS, SHIELDS_COLORS, type BadgeSummary } from '../../shared/domain/badge-status.js';

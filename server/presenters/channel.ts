@@ -1,4 +1,4 @@
-/** Integration JSON (behaviour.md §1.7), and the settings form of the `integrations/` extension, secrets masked. */
+/** Integration JSON (docs/api-reference.md, "Integration object"), and the settings form of the `integrations/` extension, secrets masked. */
 import type { ChannelDoc } from '../../shared/models/channel.js';
 import { parseChannelSettings } from '../../shared/notify/kinds.js';
 import { isoSeconds } from './time.js';

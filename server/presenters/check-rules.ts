@@ -11,7 +11,7 @@ export interface CheckRulesJson {
   depends_on?: string[];
 }
 
-/** The members of the rules `check` has set (none for a check without rules); a read-only key does not see UUIDs (behaviour.md §1.3 rule 1). */
+/** The members of the rules `check` has set (none for a check without rules); a read-only key does not see UUIDs (docs/api-reference.md, "Check object"). */
 export function presentRules(check: CheckDoc, readOnly: boolean): CheckRulesJson {
   const json: CheckRulesJson = {};
   if (check.failThreshold != null) json.fail_threshold = check.failThreshold;

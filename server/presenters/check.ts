@@ -1,4 +1,4 @@
-/** Check JSON (behaviour.md §1.3), fields in the reference's output order. */
+/** Check JSON (docs/api-reference.md, "Check object"), fields in the reference's output order. */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { graceStart, liveStatus, type LiveStatus } from '../../shared/domain/status.js';
 import { config } from '../../shared/config.js';
@@ -12,7 +12,7 @@ const MS_PER_SECOND = 1000;
 
 /** How a check is shown. */
 export interface CheckView {
-  /** A read-only API key hides the UUID and URLs and adds `unique_key` (§1.3 rule 1). */
+  /** A read-only API key hides the UUID and URLs and adds `unique_key` (docs/api-reference.md, "Check object"). */
   readOnly: boolean;
   /** The moment the live status is computed at. */
   now: Date;
@@ -22,7 +22,7 @@ export interface CheckView {
   maintenanceUntil?: (check: CheckDoc) => Date | null;
 }
 
-/** The status a check shows: v1 also has `started` (behaviour.md §7 item 5). */
+/** The status a check shows: v1 also has `started` (docs/api-reference.md, "Paths and versions"). */
 export type ShownStatus = LiveStatus | 'started';
 
 /** The Check object; optional members depend on the key and the check's kind. */
@@ -115,7 +115,7 @@ export function presentCheck(check: CheckDoc, view: CheckView): CheckJson {
 }
 
 /**
- * The live status (§2.3), except that v1 shows a run in progress as `started` until it overruns its grace
+ * The live status (docs/checks.md, "Status"), except that v1 shows a run in progress as `started` until it overruns its grace
  * (reference: `Check.get_status(with_started=True)`).
  */
 function shownStatus(check: CheckDoc, view: CheckView): ShownStatus {

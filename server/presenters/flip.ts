@@ -1,4 +1,4 @@
-/** Flip JSON (behaviour.md §1.6). */
+/** Flip JSON (docs/api-reference.md, "Flip object"). */
 import type { FlipDoc } from '../../shared/models/flip.js';
 import { isoSeconds } from './time.js';
 

@@ -1,6 +1,6 @@
 /**
  * Maintenance window JSON (docs/alerting-rules.md): only the members of its kind (one-off or recurring); `active` and `active_until` at `now`.
- * Checks are named by UUID, or to a read-only key by `unique_key`, as the checks list names them (behaviour.md §1.3 rule 1): a UUID is all a ping needs.
+ * Checks are named by UUID, or to a read-only key by `unique_key`, as the checks list names them (docs/api-reference.md, "Check object"): a UUID is all a ping needs.
  */
 import type { MaintenanceDoc } from '../../shared/models/maintenance.js';
 import { activeUntil } from '../../shared/domain/maintenance.js';

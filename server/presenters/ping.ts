@@ -1,4 +1,4 @@
-/** Ping log entry JSON (behaviour.md §1.5) and the `duration` pairing of completions with their start (§2.6 rule 3). */
+/** Ping log entry JSON (docs/api-reference.md, "Ping object") and the `duration` pairing of completions with their start (docs/checks.md, "Runs"). */
 import type { PingDoc, PingKind } from '../../shared/models/ping.js';
 import { config } from '../../shared/config.js';
 import type { ApiVersion } from '../middleware/version.js';
@@ -6,7 +6,7 @@ import { isoMicros } from './time.js';
 
 const MS_PER_SECOND = 1000;
 
-/** Starts older than this (milliseconds) are not paired (§2.6 rule 3: under 72 hours). */
+/** Starts older than this (milliseconds) are not paired (docs/checks.md, "Runs": under 72 hours). */
 const MAX_PAIRING_MS = 72 * 3600 * MS_PER_SECOND;
 
 /** The ping fields the list shows; `hasBody` (a non-empty body is stored) replaces the body bytes. */
@@ -34,9 +34,9 @@ export interface PingJson {
 
 /** Options of the ping log's presentation. */
 export interface PingsView {
-  /** The request's API version, the path of `body_url` (behaviour.md §1.5). */
+  /** The request's API version, the path of `body_url` (docs/api-reference.md, "Ping object"). */
   version: ApiVersion;
-  /** Whether entries carry `exitstatus`, only on request (`?exitstatus=1`): the reference does not expose it (§1.5). */
+  /** Whether entries carry `exitstatus`, only on request (`?exitstatus=1`): the reference does not expose it (docs/api-reference.md, "Ping object"). */
   exitStatus: boolean;
 }
 

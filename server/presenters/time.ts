@@ -1,4 +1,4 @@
-/** Timestamp formats of API responses (behaviour.md §1.2): UTC with `+00:00`, never `Z`. */
+/** Timestamp formats of API responses (docs/api-reference.md, "Times"): UTC with `+00:00`, never `Z`. */
 
 /** Truncated to whole seconds (`2020-06-01T12:24:32+00:00`), as `last_ping` and flip `timestamp`; null for null. */
 export function isoSeconds(at: Date): string;

@@ -1,6 +1,6 @@
 /**
- * The Management API (behaviour.md §3) at `/api/v1`, `/api/v2` and `/api/v3` (§3.1 rule 1); paths match exactly,
- * case-sensitive, collections with their trailing slash (rule 2).
+ * The Management API at `/api/v1`, `/api/v2` and `/api/v3` (docs/api-reference.md, "Paths and versions"): paths match exactly,
+ * case-sensitive, collections with their trailing slash.
  */
 import { Router } from 'express';
 import type { AppDeps } from '../deps.js';

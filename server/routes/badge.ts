@@ -1,5 +1,5 @@
 /**
- * Badges without an API key (behaviour.md §3.12 rules 2–7): `/badge/<project badge key>/<sig>[-2]/<tag>.<fmt>`,
+ * Badges without an API key (docs/api-reference.md, "Badges"): `/badge/<project badge key>/<sig>[-2]/<tag>.<fmt>`,
  * `/badge/<project badge key>/<sig>[-2].<fmt>` (all checks), `/b/<states>/<check badge key>.<fmt>`. CORS and no-cache
  * on every response; 404 for a path the reference would not route, an unknown key, a bad signature or format.
  */
@@ -23,7 +23,7 @@ const SLUG = /^[-a-zA-Z0-9_]+$/;
 const DOTTED = /^(.+)\.([-a-zA-Z0-9_]+)$/;
 /** What a tag segment may hold after the path's decoding (Python's Unicode `\w`, `%`, `~`, `.`, `-`). */
 const TAG_SEGMENT = /^[\p{L}\p{N}_%~.-]+$/u;
-/** Length of a 2-state signature: 8 characters and `-2` (rule 3). */
+/** Length of a 2-state signature: 8 characters and `-2` (docs/api-reference.md, "Badges"). */
 const TWO_STATE_SIG_LENGTH = 10;
 const SIG_LENGTH = 8;
 
@@ -43,7 +43,7 @@ interface CheckBadgePath {
   fmt: string;
 }
 
-/** Decodes the tag segment once more (rule 2); null when it is not a valid encoding. */
+/** Decodes the tag segment once more (the URL encodes it twice); null when it is not a valid encoding. */
 function decodeTag(segment: string): string | null {
   if (!TAG_SEGMENT.test(segment)) return null;
   try {
@@ -112,7 +112,7 @@ function checkBadge(clock: Clock): RequestHandler {
 
 /** Router for badge documents, mounted at the site root; `clock` gives the live statuses' "now". */
 export function badgeRouter(clock: Clock = systemClock): Router {
-  // Case-sensitive, as the reference: `/BADGE/…` and `/B/…` are no route (behaviour.md §3.12 rule 2).
+  // Case-sensitive, as the reference: `/BADGE/…` and `/B/…` are no route (docs/api-reference.md, "Badges").
   const router = Router({ caseSensitive: true });
   endpoint(router, '/badge/:badgeKey/:file', { GET: [tagBadge(clock)] }, guard(parseTagBadge));
   endpoint(router, '/badge/:badgeKey/:sig/:file', { GET: [tagBadge(clock)] }, guard(parseTagBadge));

@@ -1,4 +1,4 @@
-/** `GET badges/` (behaviour.md §3.6 List badges, §3.12 rules 1–2): the URLs of each tag and `*`; read-only keys too. */
+/** `GET badges/` (docs/api-reference.md, "Endpoints", "Badges"): the URLs of each tag and `*`; read-only keys too. */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';

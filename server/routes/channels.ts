@@ -1,4 +1,4 @@
-/** `GET channels/` (behaviour.md §3.6 List integrations): channels in creation order; read-write keys only. */
+/** `GET channels/` (docs/api-reference.md, "Endpoints"): channels in creation order; read-write keys only. */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';

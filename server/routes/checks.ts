@@ -1,5 +1,5 @@
 /**
- * Check endpoints of the Management API (behaviour.md §3.6): list, create,
+ * Check endpoints of the Management API (docs/api-reference.md, "Endpoints"): list, create,
  * get (by UUID or `unique_key`), update, delete, pause and resume.
  */
 import { Router, type Request } from 'express';

@@ -1,4 +1,4 @@
-/** `GET checks/<uuid or unique_key>/flips/` (behaviour.md §3.6 List flips): a bare array (seed wins); bad query 400. */
+/** `GET checks/<uuid or unique_key>/flips/` (docs/api-reference.md, "Endpoints"): a bare array, as Healthchecks documents it; bad query 400. */
 import { Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { endpoint } from '../middleware/endpoint.js';

@@ -1,6 +1,6 @@
 /**
- * `integrations/`: channels created, listed with their settings, updated and deleted through the API (issue "The web app, part 2", item 4; an
- * extension). Beside `channels/`, which stays exactly the reference's (GET only, behaviour.md §3.4). Read-write keys only.
+ * `integrations/`: channels created, listed with their settings, updated and deleted through the API (docs/api.md, "Notes"; an
+ * extension). Beside `channels/`, which stays exactly the reference's (GET only, docs/api-reference.md, "CORS and methods"). Read-write keys only.
  */
 import { Router, type RequestHandler } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
@@ -9,14 +9,14 @@ import { parseJsonBody } from '../middleware/body.js';
 import { parseBody } from '../schemas/parse.js';
 import { channelSchema, newChannelSchema } from '../schemas/channel.js';
 import { presentChannelSettings } from '../presenters/channel.js';
-import { assertChannelMembers, channelOf, channelValueOf } from '../services/channels.js';
+import { assertChannelMembers, channelOf, channelValueOf } from '../services/channel-input.js';
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { createChannel, deleteChannel, newAddresses, updateChannel, type ChannelChange } from '../../shared/services/channels.js';
 import { unconfirmedAfter } from '../../shared/services/email-channels.js';
 import type { AppDeps } from '../deps.js';
-import { webOptionsOf } from '../pages/options.js';
-import { accountLimits } from '../pages/limits.js';
-import { allowConfirmations, mailInBackground } from '../pages/channel-links.js';
+import { webOptionsOf } from '../pages/kit/options.js';
+import { accountLimits } from '../pages/kit/limits.js';
+import { allowConfirmations, mailInBackground } from '../pages/integrations/index.js';
 import { UUID_RE } from '../../shared/domain/ids.js';
 import { AppError, notFound } from '../../shared/errors.js';
 
@@ -25,7 +25,7 @@ const uuidPath: RequestHandler = (req, _res, next) => (UUID_RE.test(String(req.p
 
 /**
  * The `integrations/` routes, relative to `/api/v<N>`. A new email address gets a confirmation mail (the pages'
- * relay and limits, server/pages/channel-links.ts); past the limits, 429.
+ * relay and limits, server/pages/integrations/channel-links.ts); past the limits, 429.
  */
 export function integrationsRouter(deps: AppDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });

@@ -1,4 +1,4 @@
-/** Ping log endpoints (behaviour.md §3.6), read-write keys only; `?exitstatus=1` is our extension (the earlier wall display used it). */
+/** Ping log endpoints (docs/api-reference.md, "Endpoints"), read-write keys only; `?exitstatus=1` is our extension (the earlier wall display used it). */
 import { Router } from 'express';
 import { endpoint } from '../middleware/endpoint.js';
 import { authOf, requireKey } from '../middleware/auth.js';
@@ -37,7 +37,7 @@ export function pingsRouter(): Router {
         loadCheck,
         async (req, res) => {
           const body = await pingBody(authOf(req).project, checkOf(req), Number(req.params.n));
-          // setHeader, not res.type(): Express would append "; charset=utf-8" (§3.6: no charset).
+          // setHeader, not res.type(): Express would append "; charset=utf-8" (docs/api-reference.md, "Endpoints": no charset).
           res.status(200).setHeader('Content-Type', 'text/plain');
           res.end(body);
         },

@@ -17,7 +17,7 @@ import { renderProjectMetrics, type MetricsCheck } from '../presenters/project-m
 /** The reference's `slug` path converter, which the key must match. */
 const SLUG_RE = /^[-a-zA-Z0-9_]+$/;
 
-/** API keys are 32 characters (behaviour.md §3.2 rule 2). */
+/** API keys are 32 characters (docs/api-reference.md, "API keys"). */
 const KEY_LENGTH = 32;
 
 /** Fields the metrics read; the rest of each check is not loaded. */

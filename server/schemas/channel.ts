@@ -1,5 +1,5 @@
 /**
- * The create/update payload of `integrations/` (issue "The web app, part 2", item 4; an extension: the reference's v3 API only lists channels). Absent means
+ * The create/update payload of `integrations/` (docs/api.md, "Notes"; an extension: the reference's v3 API only lists channels). Absent means
  * "leave unchanged"; `kind` and `value` are required to create. `value` is the kind's main setting as text, or its settings as a JSON object.
  */
 import Joi from 'joi';

@@ -1,6 +1,6 @@
 /**
- * The alerting-rule fields of the create/update check payload (docs/alerting-rules.md, issue 22). All optional; `null` turns a rule off. They
- * come after the reference's fields, so a payload with a bad reference field reports that error first (behaviour.md §3.7 rule 4).
+ * The alerting-rule fields of the create/update check payload (docs/alerting-rules.md). All optional; `null` turns a rule off. They
+ * come after the reference's fields, so a payload with a bad reference field reports that error first (docs/api-reference.md, "Validation").
  */
 import Joi from 'joi';
 import { MAX_RULE_SECONDS } from '../../shared/domain/rules.js';

@@ -1,5 +1,5 @@
 /**
- * The create/update check payload (behaviour.md §3.7): keys in the order the reference reports the first error (rule
+ * The create/update check payload (docs/api-reference.md, "Validation"): keys in the order the reference reports the first error (rule
  * 4); within a field, type → length/range → pattern/semantics.
  */
 import Joi from 'joi';
@@ -8,10 +8,10 @@ import { canonicalTz, isValidSchedule } from '../../shared/domain/schedule.js';
 import { checkRuleKeys, type CheckRulesInput } from './check-rules.js';
 import { timerRuleKeys, type TimerRuleInput } from './timer-rules.js';
 
-/** Upper bound of `timeout` and `grace`, seconds (seed: Limits). */
+/** Upper bound of `timeout` and `grace`, seconds (docs/api-reference.md, "Validation"). */
 export const MAX_PERIOD_SECONDS = 31_536_000;
 
-/** Fields an upsert may match on (seed: Create check, `unique`). */
+/** Fields an upsert may match on (docs/api-reference.md, "Upsert"). */
 export const UNIQUE_FIELDS = ['name', 'slug', 'tags', 'timeout', 'grace'] as const;
 
 /** One field name allowed in `unique`. */
@@ -40,14 +40,14 @@ export interface CheckInput extends CheckRulesInput, TimerRuleInput {
   tags?: string;
   /** Seconds. */
   timeout?: number;
-  /** Canonical IANA name (legacy aliases already rewritten, behaviour.md §2.4 rule 9). */
+  /** Canonical IANA name (legacy aliases already rewritten, docs/checks.md, "Time zones"). */
   tz?: string;
   unique?: UniqueField[];
 }
 
 /**
  * `timeout`/`grace`: an integral JSON number in [minPeriodSeconds, 31536000]. Not `Joi.number()`: booleans must read
- * "too small" (the reference takes them as 1 and 0) and huge numbers "too large" (behaviour.md §3.7 rule 2).
+ * "too small" (the reference takes them as 1 and 0) and huge numbers "too large" (docs/api-reference.md, "Validation").
  */
 // Joi.extend is typed `any`: the type says what this extension adds.
 const withSeconds = Joi.extend({
@@ -64,7 +64,7 @@ const withSeconds = Joi.extend({
   },
 }) as Joi.Root & { seconds(): Joi.AnySchema };
 
-/** A rule: at most `limit` Unicode code points, not UTF-16 units (behaviour.md §3.7 rule 5). */
+/** A rule: at most `limit` Unicode code points, not UTF-16 units (docs/api-reference.md, "Validation"). */
 function maxChars(limit: number): Joi.CustomValidator<string> {
   return (value, helpers) => ([...value].length > limit ? helpers.error('string.max', { limit }) : value);
 }
@@ -77,7 +77,7 @@ function text(limit?: number): Joi.StringSchema {
 
 /**
  * Not empty (the `string.empty` message is the schedule error), ≤ 100 code points, then a valid cron expression when
- * one line of 5 fields, else a valid OnCalendar schedule (behaviour.md §3.7 rule 3, §7 item 6).
+ * one line of 5 fields, else a valid OnCalendar schedule (docs/api-reference.md, "Validation"; docs/api.md, "OnCalendar schedules").
  */
 const schedule = Joi.string()
   .custom(maxChars(100))

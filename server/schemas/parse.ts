@@ -1,4 +1,4 @@
-/** Runs Joi schemas; every Management API validation message (behaviour.md §3.7) is in this one table. */
+/** Runs Joi schemas; every Management API validation message (docs/api-reference.md, "Validation") is in this one table. */
 import type Joi from 'joi';
 import { AppError } from '../../shared/errors.js';
 import { ruleMessages } from './check-rules.js';
@@ -25,11 +25,11 @@ export const MESSAGES: Record<string, string> = {
   ...ruleMessages,
 };
 
-/** Prefix of every payload validation message (behaviour.md §3.7). */
+/** Prefix of every payload validation message (docs/api-reference.md, "Validation"). */
 export const VALIDATION_PREFIX = 'json validation error: ';
 
 /**
- * Validates a JSON body strictly (behaviour.md §3.7, §3.3 rule 4): no coercion, unknown fields ignored, the first error
+ * Validates a JSON body strictly (docs/api-reference.md, "Validation", "Request bodies"): no coercion, unknown fields ignored, the first error
  * in key order only; returns the value (`tz` made canonical). Then, anywhere in a body the schema accepts, a text no
  * server stores alike (a NUL, a lone surrogate: shared/domain/text.ts) is refused, naming where it is.
  * @throws AppError(400) `json validation error: <field> <problem>`.

@@ -1,4 +1,4 @@
-/** Query strings of the list endpoints (behaviour.md §3.6): a string, or an array for a repeated name. */
+/** Query strings of the list endpoints (docs/api-reference.md, "Endpoints"): a string, or an array for a repeated name. */
 import Joi from 'joi';
 import { MAX_PERIOD_SECONDS } from './check.js';
 
@@ -30,7 +30,7 @@ export const listChecksQuerySchema: Joi.ObjectSchema<ListChecksQuery> = Joi.obje
   slug: stringOrList.custom((value: string | string[]) => lastOf(value) || undefined),
 });
 
-/** Digits only (no sign, fraction, exponent), 0…`max` (behaviour.md §3.6 List flips rule 2); the last repeat counts. */
+/** Digits only (no sign, fraction, exponent), 0…`max` (docs/api-reference.md, "Endpoints", flips); the last repeat counts. */
 function unixInteger(max: number): Joi.AlternativesSchema {
   return stringOrList.custom((value: string | string[], helpers) => {
     const digits = lastOf(value);

@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 
-/** Upper bound of a rule's seconds, as for `timeout` and `grace` (seed: Limits). */
+/** Upper bound of a rule's seconds, as for `timeout` and `grace` (docs/api-reference.md, "Validation"). */
 const MAX_PERIOD_SECONDS = 31_536_000;
 
 /** Least `repeat_every`, seconds: a reminder at most every five minutes. */

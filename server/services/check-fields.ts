@@ -1,6 +1,6 @@
 /**
- * From a validated payload to stored check fields (behaviour.md §3.6 Create rule 6, Update rules 1–3): the deprecated
- * `subject`/`subject_fail` (§3.11), the `channels` parameter (§3.10), the upsert lookup (§3.9).
+ * From a validated payload to stored check fields (docs/api-reference.md, "Endpoints"): the deprecated
+ * `subject`/`subject_fail` (docs/api-reference.md, "Deprecated subject fields"), the `channels` parameter (docs/api-reference.md, "Assigning integrations"), the upsert lookup (docs/api-reference.md, "Upsert").
  */
 import type { QueryFilter } from 'mongoose';
 import type { CheckDoc } from '../../shared/models/check.js';
@@ -25,7 +25,7 @@ const DIRECT: Array<[keyof CheckInput, keyof CheckDoc]> = [
   ['tz', 'tz'],
 ];
 
-/** Newer email-filter fields, applied after the deprecated ones so they win (§3.11 rule 2). */
+/** Newer email-filter fields, applied after the deprecated ones so they win (docs/api-reference.md, "Deprecated subject fields"). */
 const FILTERS: Array<[keyof CheckInput, keyof CheckDoc]> = [
   ['filter_subject', 'filterSubject'],
   ['filter_body', 'filterBody'],
@@ -39,7 +39,7 @@ const FILTERS: Array<[keyof CheckInput, keyof CheckDoc]> = [
 /** Fields whose presence means the email filter was configured through the newer fields. */
 const NEWER_FILTER_FIELDS: Array<keyof CheckInput> = ['filter_subject', 'success_kw', 'failure_kw'];
 
-/** Stored field of each `unique` entry (§3.9 rule 3). */
+/** Stored field of each `unique` entry (docs/api-reference.md, "Upsert"). */
 const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
   name: 'name',
   slug: 'slug',
@@ -50,12 +50,12 @@ const UNIQUE_TO_FIELD: Record<UniqueField, keyof CheckDoc> = {
 
 /**
  * The check fields a payload writes (absent ones left out); `current` holds the stored keywords (defaults on create).
- * - v1/v2: `name` also sets `slug` to its slugified form unless `slug` is given (§7 item 5; v3 never, Create rule 5).
- * - `schedule` makes a cron or OnCalendar check by its shape (§7 item 6; a `timeout` is then not saved), else `timeout`
+ * - v1/v2: `name` also sets `slug` to its slugified form unless `slug` is given (docs/api-reference.md, "Paths and versions"; v3 never).
+ * - `schedule` makes a cron or OnCalendar check by its shape (docs/api.md, "OnCalendar schedules"; a `timeout` is then not saved), else `timeout`
  *   a simple one (Create 6, Update 3).
- * - `subject`/`subject_fail` set `success_kw`/`failure_kw`, and `filter_subject` = either is non-empty (§3.11 rule 1).
+ * - `subject`/`subject_fail` set `success_kw`/`failure_kw`, and `filter_subject` = either is non-empty (docs/api-reference.md, "Deprecated subject fields").
  * - `legacySubject`: true when `subject` or `subject_fail` comes without `filter_subject`, `success_kw` and
- *   `failure_kw`; false when any of those three does (§3.11 rule 4); else unchanged.
+ *   `failure_kw`; false when any of those three does (docs/api-reference.md, "Deprecated subject fields"); else unchanged.
  */
 export function fieldsOf(
   current: Pick<CheckDoc, 'successKw' | 'failureKw'>,
@@ -87,7 +87,7 @@ export function fieldsOf(
 }
 
 /**
- * The project's channel UUIDs (each once) the `channels` parameter names (§3.10): `*` all, `""` none, else
+ * The project's channel UUIDs (each once) the `channels` parameter names (docs/api-reference.md, "Assigning integrations"): `*` all, `""` none, else
  * comma-separated untrimmed tokens, each one channel's UUID or exact name; undefined stays undefined.
  * @throws AppError(400) `empty channel identifier`, `invalid channel identifier: <token>` or
  *   `non-unique channel identifier: <token>`.
@@ -108,7 +108,7 @@ export async function resolveChannels(projectId: string, spec: string | undefine
   return [...ids];
 }
 
-/** The upsert's filter within the project (§3.9); null when `unique` is empty or names a field the payload lacks. */
+/** The upsert's filter within the project (docs/api-reference.md, "Upsert"); null when `unique` is empty or names a field the payload lacks. */
 export function upsertFilter(projectId: string, input: CheckInput): QueryFilter<CheckDoc> | null {
   if (!input.unique?.length) return null;
   const filter: Record<string, unknown> = { projectId };

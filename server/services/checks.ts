@@ -1,6 +1,6 @@
 /**
- * Check management for the API (behaviour.md §3.6, §3.8–§3.10, §2.5 rows 14–18). Writes `$set` only what they
- * change, so a concurrent ping's status, `last_ping` or `n_pings` is never overwritten (§3.6 Update rule 5, §6 rule 6).
+ * Check management for the API (docs/api-reference.md, "Endpoints", "Check limit", "Assigning integrations"; docs/checks.md, "What changes a check"). Writes `$set` only what they
+ * change, so a concurrent ping's status, `last_ping` or `n_pings` is never overwritten (docs/api-reference.md, "Endpoints").
  */
 import { randomUUID } from 'node:crypto';
 import { Check, type CheckDoc, type StoredStatus } from '../../shared/models/check.js';
@@ -34,16 +34,16 @@ export interface CheckDeps {
   queues: Queues;
 }
 
-/** A validated create or update payload and the API version it came through (v1 and v2 derive `slug`, §7 item 5). */
+/** A validated create or update payload and the API version it came through (v1 and v2 derive `slug`, docs/api-reference.md, "Paths and versions"). */
 export interface CheckWrite {
   input: CheckInput;
   version: ApiVersion;
 }
 
-/** Keywords of a new check, before the payload applies (§1.8). */
+/** Keywords of a new check, before the payload applies (docs/checks.md, "A new check"). */
 const NEW_KEYWORDS = { successKw: '', failureKw: '' };
 
-/** The project's checks in creation order, by exact slug and carrying every tag as a token (§3.6 List checks). */
+/** The project's checks in creation order, by exact slug and carrying every tag as a token (docs/api-reference.md, "Endpoints"). */
 export async function listChecks(project: ProjectDoc, query: ListChecksQuery): Promise<CheckDoc[]> {
   const filter = query.slug === undefined ? { projectId: project._id } : { projectId: project._id, slug: query.slug };
   const checks = await Check.find(filter).sort({ created: 1 }).lean<CheckDoc[]>();
@@ -54,8 +54,8 @@ export async function listChecks(project: ProjectDoc, query: ListChecksQuery): P
 }
 
 /**
- * Creates a check, or updates the upsert match (§3.6 Create, §3.9); `created` tells 201 from 200.
- * @throws AppError(403, empty) at the project's check limit (§3.8); AppError(400) for a bad `channels`.
+ * Creates a check, or updates the upsert match (docs/api-reference.md, "Endpoints", "Upsert"); `created` tells 201 from 200.
+ * @throws AppError(403, empty) at the project's check limit (docs/api-reference.md, "Check limit"); AppError(400) for a bad `channels`.
  */
 export async function createCheck(
   deps: CheckDeps,
@@ -83,7 +83,7 @@ export async function createCheck(
 }
 
 /**
- * Writes the payload's fields and their deadline through the check store (§3.6 Update, §2.5 row 18), so a concurrent
+ * Writes the payload's fields and their deadline through the check store (docs/api-reference.md, "Endpoints"; docs/checks.md, "What changes a check"), so a concurrent
  * deadline or ping makes it recompute; channels are resolved before anything is written.
  * @throws AppError(400) for a bad `channels` (check unchanged); AppError(404) when the check was deleted meanwhile.
  */
@@ -112,7 +112,7 @@ export async function updateCheck(deps: CheckDeps, check: CheckDoc, write: Check
 
 /**
  * Writes an API status change through the check store with its flip owed, then completes the flip (never alerting:
- * pause and resume do not notify, §6 rule 4). Null when the check was deleted or `change` gave null.
+ * pause and resume do not notify, docs/alerts.md, "Who gets alerted"). Null when the check was deleted or `change` gave null.
  */
 async function changeStatus(
   deps: CheckDeps,
@@ -135,7 +135,7 @@ async function changeStatus(
 }
 
 /**
- * Pauses a check (§2.5 rows 14–15): `paused`, no run, no deadline, `last_ping` kept; a flip the API never lists.
+ * Pauses a check (docs/checks.md, "What changes a check"): `paused`, no run, no deadline, `last_ping` kept; a flip the API never lists.
  * @throws AppError(404) when the check was deleted meanwhile.
  */
 export async function pauseCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
@@ -146,7 +146,7 @@ export async function pauseCheck(deps: CheckDeps, check: CheckDoc): Promise<Chec
 }
 
 /**
- * Resumes a paused check (§2.5 rows 16–17): `new`, with `last_ping`, run and deadline cleared, `n_pings` kept; a flip.
+ * Resumes a paused check (docs/checks.md, "What changes a check"): `new`, with `last_ping`, run and deadline cleared, `n_pings` kept; a flip.
  * @throws AppError(409, text) `check is not paused` when its stored status is not `paused`.
  */
 export async function resumeCheck(deps: CheckDeps, check: CheckDoc): Promise<CheckDoc> {
@@ -162,7 +162,7 @@ async function announceGone(deps: CheckDeps, checkId: string): Promise<void> {
 }
 
 /**
- * Deletes a check with its pings, flips and notifications (§3.6 Delete); returns it as it was. Checks holding an alert because it was down are
+ * Deletes a check with its pings, flips and notifications (docs/api-reference.md, "Endpoints"); returns it as it was. Checks holding an alert because it was down are
  * released (docs/alerting-rules.md, `depends_on`): a deleted parent is not down.
  * @throws AppError(404) when it was deleted meanwhile.
  */

@@ -1,4 +1,4 @@
-/** Listing a check's flips (behaviour.md §3.6 List flips, §2.7 rule 3). */
+/** Listing a check's flips (docs/api-reference.md, "Endpoints"; docs/checks.md, "Flips"). */
 import type { QueryFilter } from 'mongoose';
 import { Flip, type FlipDoc } from '../../shared/models/flip.js';
 import type { FlipsQuery } from '../schemas/query.js';
@@ -6,7 +6,7 @@ import type { FlipsQuery } from '../schemas/query.js';
 const MS_PER_SECOND = 1000;
 
 /**
- * The check's changes into `up` or `down` (seed), newest first. `query`, UNIX seconds, ANDed: created at least
+ * The check's changes into `up` or `down` (docs/checks.md, "Flips"), newest first. `query`, UNIX seconds, ANDed: created at least
  * `now` − `seconds` (0: none), at least `start`, before `end`.
  */
 export async function listFlips(checkId: string, query: FlipsQuery, now: Date): Promise<FlipDoc[]> {

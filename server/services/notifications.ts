@@ -1,4 +1,4 @@
-/** A check's notification log (issue "The web app, part 2", item 3): the alerts its flips caused, newest first. */
+/** A check's notification log (docs/api.md, "Notes": the notification log): the alerts its flips caused, newest first. */
 import { Channel, type ChannelDoc } from '../../shared/models/channel.js';
 import { Notification, type NotificationDoc } from '../../shared/models/notification.js';
 

@@ -1,4 +1,4 @@
-/** Reading a check's ping log (behaviour.md §3.6 List pings, Get ping body). */
+/** Reading a check's ping log (docs/api-reference.md, "Endpoints"). */
 import type { CheckDoc } from '../../shared/models/check.js';
 import { Ping, type PingDoc } from '../../shared/models/ping.js';
 import { pingsInWindow } from '../../shared/pings/window.js';
@@ -6,10 +6,10 @@ import type { ProjectDoc } from '../../shared/models/project.js';
 import { notFound } from '../../shared/errors.js';
 import type { ListedPing } from '../presenters/ping.js';
 
-/** The most pings a list returns, whatever the project's ping log limit (§3.6). */
+/** The most pings a list returns, whatever the project's ping log limit (docs/api-reference.md, "Endpoints"). */
 const MAX_LISTED_PINGS = 1000;
 
-/** An empty body, which counts as no body (§1.5 `body_url`). */
+/** An empty body, which counts as no body (docs/api-reference.md, "Ping object"). */
 const EMPTY_BODY = Buffer.alloc(0);
 
 /** The newest `min(ping_log_limit, 1000)` pings of a check, newest first, with `hasBody` instead of bodies. */

@@ -1,5 +1,5 @@
 /**
- * Auto-provisioning for slug pings with `create=1` (behaviour.md §4.3 step 2). Slugs are not unique, so two first-run pings arriving together could
+ * Auto-provisioning for slug pings with `create=1` (docs/pinging.md, "Recording a ping"). Slugs are not unique, so two first-run pings arriving together could
  * each create a check and leave the slug ambiguous (409) for good: a short Redis lock per (project, slug) serialises the creators, and the holder
  * looks the slug up again before creating. If Redis is away the creation goes ahead unlocked.
  */
@@ -41,7 +41,7 @@ export interface Provisioned {
 }
 
 /**
- * Finds or creates the check with a lowercase `slug` in the ping key's project: name and slug set to the slug, the defaults of behaviour.md §1.8, and
+ * Finds or creates the check with a lowercase `slug` in the ping key's project: name and slug set to the slug, the defaults of a new check (docs/checks.md, "A new check"), and
  * all the project's channels.
  * @returns The check (`created` true when made here); `check` null when the project already has 2 × `checkLimit` checks; `ambiguous` when several
  *   checks with the slug appeared meanwhile.

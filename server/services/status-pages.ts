@@ -1,5 +1,5 @@
 /**
- * Writes of status pages and their incidents (docs/status-pages.md), for the owners' pages (server/pages/status-pages.ts): each write counts an
+ * Writes of status pages and their incidents (docs/status-pages.md), for the owners' pages (server/pages/status-pages/status-pages.ts): each write counts an
  * edit (`rev`) and tells every web process's cache through the change stream (shared/status-pages/changes.ts).
  */
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** An accepted message into pings, each recipient on its own, through `recordPings` (behaviour.md §5 rules 1, 8). */
+/** An accepted message into pings, each recipient on its own, through `recordPings` (docs/email-pings.md, "Addresses"). */
 import { Types } from 'mongoose';
 import { recordPings, type PingDeps } from '../../shared/pings/record.js';
 import { classifyEmail, type EmailContent, type EmailTarget } from '../../shared/domain/email.js';
@@ -8,7 +8,7 @@ import { logger } from '../../shared/logger.js';
 
 const log = logger.child({ module: 'smtpd' });
 
-/** Characters of `ua` kept, as for HTTP pings (behaviour.md §1.1). */
+/** Characters of `ua` kept, as for HTTP pings (docs/pinging.md, "What a ping records"). */
 const UA_MAX_CHARS = 200;
 
 /** A message as accepted by the listener. */

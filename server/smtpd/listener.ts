@@ -1,4 +1,4 @@
-/** The SMTP listener (behaviour.md §5): recipients checked at RCPT; 250 only once the message's pings are stored. */
+/** The SMTP listener (docs/email-pings.md): recipients checked at RCPT; 250 only once the message's pings are stored. */
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { parseRecipient, type EmailTarget } from '../../shared/domain/email.js';
 import type { PingDeps } from '../../shared/pings/record.js';

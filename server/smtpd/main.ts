@@ -1,4 +1,4 @@
-/** The smtpd process (Procfile `smtpd`): email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN (behaviour.md §5). */
+/** The smtpd process (Procfile `smtpd`): email pings on SMTP_HOST:SMTP_PORT for PING_EMAIL_DOMAIN (docs/email-pings.md). */
 import { config } from '../../shared/config.js';
 import { connectDb, disconnectDb } from '../../shared/db.js';
 import '../../shared/models/index.js';

@@ -1,4 +1,4 @@
-/** MIME parsing of an inbound message into what keyword filters read (behaviour.md §5 rule 3). */
+/** MIME parsing of an inbound message into what keyword filters read (docs/email-pings.md, "What an email means"). */
 import { simpleParser } from 'mailparser';
 import { compile, type SelectorDefinition } from 'html-to-text';
 import type { EmailContent } from '../../shared/domain/email.js';

@@ -1,4 +1,4 @@
-/** Finding the check an accepted recipient names (behaviour.md §5 rule 1). */
+/** Finding the check an accepted recipient names (docs/email-pings.md, "Addresses"). */
 import { Check, type CheckDoc } from '../../shared/models/check.js';
 import { Project } from '../../shared/models/project.js';
 import type { EmailTarget } from '../../shared/domain/email.js';

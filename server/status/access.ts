@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { StatusPageDoc } from '../../shared/models/status-page.js';
-import type { WebOptions } from '../pages/options.js';
+import type { WebOptions } from '../pages/kit/options.js';
 import { clientAddressOf, schemeOf } from '../proxy.js';
 
 /** Password attempts allowed per client per page per minute. */

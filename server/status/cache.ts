@@ -1,5 +1,5 @@
 /**
- * Each web process's cache of status pages (issue "Public status pages", item 4): a page's snapshot and what was rendered from it, kept until a
+ * Each web process's cache of status pages (docs/status-pages.md, "Under a crowd"): a page's snapshot and what was rendered from it, kept until a
  * change to the page or to one of its checks arrives on the change stream (shared/status-pages/changes.ts, read twice a second) or it is
  * {@link MAX_AGE_MS} old (maintenance windows begin and end without a flip). Unknown slugs are remembered as such for as long. Concurrent
  * misses of one slug share one computation.

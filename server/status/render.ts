@@ -9,8 +9,8 @@ import { makeBadge } from 'badge-maker';
 import { OVERALL_LABELS, STATE_LABELS, type DayUptime } from '../../shared/domain/status-page.js';
 import { INCIDENT_STAGES, type IncidentDoc } from '../../shared/models/incident.js';
 import { logoBytes } from '../../shared/models/status-page.js';
-import { exactTime, shortDuration } from '../pages/times.js';
-import { renderShared } from '../pages/render.js';
+import { exactTime, shortDuration } from '../pages/kit/times.js';
+import { renderShared } from '../pages/kit/render.js';
 import type { CachedPage, Output } from './cache.js';
 import type { Snapshot } from './snapshot.js';
 

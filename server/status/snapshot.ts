@@ -1,5 +1,5 @@
 /**
- * A status page as visitors see it, computed in a fixed number of queries whatever its size (issue "Public status pages", item 4): the page, its
+ * A status page as visitors see it, computed in a fixed number of queries whatever its size (docs/status-pages.md, "Under a crowd"): the page, its
  * checks (those still in its project), their flips over the history span, the project's maintenance windows and the page's incidents. The cache
  * (server/status/cache.ts) keeps the result; nothing here runs per visitor.
  */
@@ -9,7 +9,7 @@ import { Incident, type IncidentDoc } from '../../shared/models/incident.js';
 import type { StatusPageDoc } from '../../shared/models/status-page.js';
 import { maintenanceOf } from '../../shared/checks/maintenance.js';
 import { componentState, historyDays, historyOf, overallStatus, HISTORY_DAYS, type ComponentState, type DayUptime, type OverallStatus } from '../../shared/domain/status-page.js';
-import { zoneOr } from '../pages/times.js';
+import { zoneOr } from '../pages/kit/times.js';
 
 /** Milliseconds of the history span and of how long resolved incidents stay listed. */
 export const HISTORY_MS = HISTORY_DAYS * 24 * 3600 * 1000;

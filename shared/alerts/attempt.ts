@@ -1,5 +1,5 @@
 /**
- * One delivery attempt of a claimed notification (behaviour.md §6 rule 5): skip what can no longer be sent, call the provider, record the outcome if
+ * One delivery attempt of a claimed notification (docs/alerts.md, "Retries and delivery guarantee"): skip what can no longer be sent, call the provider, record the outcome if
  * the attempt still holds the claim.
  */
 import type { Clock } from '../clock.js';

@@ -1,5 +1,5 @@
 /**
- * Dependent checks (docs/alerting-rules.md, issue 22 item 7): while a parent (a check in `dependsOn`) is down, a check's down alert is held back;
+ * Dependent checks (docs/alerting-rules.md, "Dependent checks: `depends_on`"): while a parent (a check in `dependsOn`) is down, a check's down alert is held back;
  * when its parents are all up again and it is still down, it alerts once. Recovery alerts are never held.
  *
  * Completing a down flip (shared/alerts/outbox.ts) of a check with parents: (1) decides whether it is held: a parent is down now, or the check's

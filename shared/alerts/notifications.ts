@@ -1,5 +1,5 @@
 /**
- * The notification state machine that makes delivery exactly-once per (flip, channel) (behaviour.md §6 rule 5). Every transition is a conditional
+ * The notification state machine that makes delivery exactly-once per (flip, channel) (docs/alerts.md, "Retries and delivery guarantee"). Every transition is a conditional
  * update: an attempt claims a `pending` notification, or a `sending` one whose lease ran out, under a fresh token; only the token's holder records
  * the outcome; `delivered` and `failed` are final. The one open window, a worker dying after the provider accepted but before `delivered` is written,
  * makes that alert at-least-once (docs/alerts.md, "Retries and delivery guarantee").
@@ -139,7 +139,7 @@ export async function recordDeliveredMany(items: readonly Delivered[]): Promise<
 
 /**
  * Records a failed attempt, if the attempt still holds the claim, on the notification and the channel; a permanent error also disables the channel
- * (behaviour.md §6 rule 5).
+ * (docs/alerts.md, "Retries and delivery guarantee").
  * @param final - No attempt will follow: the notification becomes `failed` (else `pending` again).
  * @returns false when another worker took the claim over.
  */

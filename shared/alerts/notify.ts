@@ -1,5 +1,5 @@
 /**
- * The alert path, step 2: the `notify` queue's consumer delivers one flip through one channel (behaviour.md §6 rule 5). Each attempt first claims the
+ * The alert path, step 2: the `notify` queue's consumer delivers one flip through one channel (docs/alerts.md, "Retries and delivery guarantee"). Each attempt first claims the
  * flip's notification document (shared/alerts/notifications.ts), so a job whose notification is delivered never sends again, and a job whose worker
  * died mid-delivery is taken over once its lease runs out. Network errors, timeouts, 429 and 5xx are retried with exponential backoff; other refusals
  * fail at once (UnrecoverableError).

@@ -12,7 +12,7 @@
  * the window's end (shared/alerts/maintenance-hold.ts).
  *
  * Crash points: after any step the entry stays in the outbox, and whoever completes it next (a retried deadline job, or the sweep once it is 10 s
- * old) repeats the steps; each is idempotent, so every flip and notification is written exactly once (behaviour.md §6 rules 3–4). Delivery is
+ * old) repeats the steps; each is idempotent, so every flip and notification is written exactly once (docs/alerts.md, "Retries and delivery guarantee"). Delivery is
  * shared/alerts/notify.ts.
  */
 import type { Types } from 'mongoose';
@@ -56,7 +56,7 @@ export interface FirstAttempt {
 }
 
 /**
- * The check's channels that alert on a flip into `status` (behaviour.md §6 rule 4): assigned, in the check's project, not disabled, not set to skip
+ * The check's channels that alert on a flip into `status` (docs/alerts.md, "Who gets alerted"): assigned, in the check's project, not disabled, not set to skip
  * this direction.
  */
 export function alertingChannels(check: OwingCheck, status: 'up' | 'down', channels: Map<string, ChannelDoc>): ChannelDoc[] {
@@ -81,7 +81,7 @@ export async function completeOwed(deps: OutboxDeps, owed: readonly OwedFlip[], 
 /**
  * Steps 1–2 above for a whole batch, with one read of the channels, one insert of notifications, one of flips and one add of jobs; then completes
  * the alerts released by recoveries in the batch (`depends_on`). A check paused by
- * the time its flip completes gets no alerts (behaviour.md §6). The caller pulls the entries after it (`pullOwed`).
+ * the time its flip completes gets no alerts (docs/alerts.md, "Who gets alerted"). The caller pulls the entries after it (`pullOwed`).
  *
  * @param now - When the flips are processed and the notifications created.
  * @param first - Claims the new notifications for the caller's attempt; their jobs then wait for the lease to end.

@@ -1,6 +1,6 @@
 /**
  * The deadline path: when a check's deadline job fires, re-read the check (MongoDB is the truth) and, where it really is past its deadline, store
- * `down` with its timeout flip owed in the same write (behaviour.md §2.5 rows 12–13, §6 rule 2), then complete the flip (shared/alerts/outbox.ts) and
+ * `down` with its timeout flip owed in the same write (docs/checks.md, "What changes a check", "Deadlines"), then complete the flip (shared/alerts/outbox.ts) and
  * send its alerts' first attempts (shared/alerts/first-attempt.ts). A job due early, twice, or after a newer ping never flips wrongly: the store
  * computes from the check as stored.
  *
@@ -64,7 +64,7 @@ function markCompleting(owed: readonly { check: CheckDoc; entry: { _id: unknown 
 }
 
 /**
- * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (§2.7 rule 4); and the alerts the check's
+ * The store's computation of a deadline at `now`: down with the timeout flip owed, dated at the deadline (docs/checks.md, "Deadlines"); and the alerts the check's
  * alerting rules owe now (a late warning, a reminder), written with them.
  */
 function deadlineChange(now: Date, stillUntil: (check: CheckDoc) => Date | null | undefined): Compute<DeadlineOutcome> {

@@ -1,13 +1,13 @@
-/** What a badge reports: which checks count and how their live statuses add up (behaviour.md §3.12 rules 4–6). Pure. */
+/** What a badge reports: which checks count and how their live statuses add up (docs/api-reference.md, "Badges"). Pure. */
 import type { LiveStatus } from './status.js';
 
 /** The status word of a badge. */
 export type BadgeStatus = 'up' | 'late' | 'down';
 
-/** 2-state badges show up/down only; 3-state badges also show late (seed: Badge set). */
+/** 2-state badges show up/down only; 3-state badges also show late (docs/api-reference.md, "Badges"). */
 export type BadgeStates = 2 | 3;
 
-/** A badge's numbers, the `json` document of behaviour.md §3.12 rule 6; `grace` counts in 2-state mode too. */
+/** A badge's numbers, the `json` document of docs/api-reference.md, "Badges"; `grace` counts in 2-state mode too. */
 export interface BadgeSummary {
   status: BadgeStatus;
   total: number;
@@ -15,10 +15,10 @@ export interface BadgeSummary {
   down: number;
 }
 
-/** SVG colours per status (behaviour.md §3.12 rule 6). */
+/** SVG colours per status (docs/api-reference.md, "Badges"). */
 export const BADGE_COLORS: Readonly<Record<BadgeStatus, string>> = { up: '#4c1', late: '#fe7d37', down: '#e05d44' };
 
-/** shields.io colour names per status (behaviour.md §3.12 rule 6). */
+/** shields.io colour names per status (docs/api-reference.md, "Badges"). */
 export const SHIELDS_COLORS: Readonly<Record<BadgeStatus, string>> = {
   up: 'success',
   late: 'important',
@@ -26,7 +26,7 @@ export const SHIELDS_COLORS: Readonly<Record<BadgeStatus, string>> = {
 };
 
 /**
- * Adds up live statuses (behaviour.md §3.12 rule 5): `down` if any is down, else `late` if any is in grace and the
+ * Adds up live statuses (docs/api-reference.md, "Badges"): `down` if any is down, else `late` if any is in grace and the
  * badge is 3-state, else `up`. New and paused checks count as up; an overrun run is already `down`.
  */
 export function summarizeBadge(statuses: readonly LiveStatus[], states: BadgeStates): BadgeSummary {
@@ -38,7 +38,7 @@ export function summarizeBadge(statuses: readonly LiveStatus[], states: BadgeSta
   return { status, total: statuses.length, grace, down };
 }
 
-/** Whether space-separated `tags` carry `tag` (not `*`) as an exact token (behaviour.md §3.12 rule 4). */
+/** Whether space-separated `tags` carry `tag` (not `*`) as an exact token (docs/api-reference.md, "Badges"). */
 export function hasTag(tags: string, tag: string): boolean {
   return tags.split(' ').some((token) => token.trim() !== '' && token.trim() === tag);
 }

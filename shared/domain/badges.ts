@@ -1,7 +1,7 @@
-/** Badge URLs and their signatures (behaviour.md §3.12 rules 1–2). Pure. */
+/** Badge URLs and their signatures (docs/api-reference.md, "Badges"). Pure. */
 import { createHash, createHmac } from 'node:crypto';
 
-/** The six badge formats of a tag (seed: Badge set). */
+/** The six badge formats of a tag (docs/api-reference.md, "Badges"). */
 export interface BadgeUrls {
   svg: string;
   svg3: string;
@@ -20,7 +20,7 @@ export function badgeSignature(badgeKey: string, secret: string, tag: string): s
   return createHmac('sha1', key).update(tag).digest('base64url').slice(0, 8);
 }
 
-/** Python's `quote(s, safe='')`: also encodes `!'()*`, which the badge route refuses (behaviour.md §3.12 rule 2). */
+/** Python's `quote(s, safe='')`: also encodes `!'()*`, which the badge route refuses (docs/api-reference.md, "Badges"). */
 function quote(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -1,5 +1,5 @@
 /**
- * Finding cron matches on a wall clock (behaviour.md §2.4 rules 4 and 6). Pure. "Wall ms": a zone's local date and
+ * Finding cron matches on a wall clock (docs/checks.md, "Cron in detail"). Pure. "Wall ms": a zone's local date and
  * time written as the epoch milliseconds the same date and time would have in UTC.
  */
 import { LAST, type CronFields } from './cron.js';
@@ -38,7 +38,7 @@ function matchesDayOfWeek(cron: CronFields, year: number, month: number, day: nu
   );
 }
 
-/** Whether a day (`month` 1–12) matches day-of-month and day-of-week: both if one starts with `*`, else one (rule 4). */
+/** Whether a day (`month` 1–12) matches day-of-month and day-of-week: both if one starts with `*`, else one (as Vixie cron). */
 export function matchesDay(cron: CronFields, year: number, month: number, day: number): boolean {
   const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
   const dom = matchesDayOfMonth(cron, year, month, day);

@@ -1,5 +1,5 @@
 /**
- * Cron expression parsing (behaviour.md §2.4 rules 1–5), following the reference's cronsim parser token by token.
+ * Cron expression parsing (docs/checks.md, "Cron in detail"), following the reference's cronsim parser token by token.
  * Pure. Why not cron-parser: docs/api.md.
  */
 
@@ -90,7 +90,7 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-/** Values of one comma-free term (rule 2); day-of-month `L`/`LW` come back as markers, `nL`/`n#k` go to `nth`. */
+/** Values of one comma-free term (the syntax in docs/checks.md, "Cron in detail"); day-of-month `L`/`LW` come back as markers, `nL`/`n#k` go to `nth`. */
 function parseTerm(field: FieldDef, s: string, nth: NthWeekday[]): number[] {
   if (s === '*') return range(field.min, field.max);
   if (field === WEEKDAY && s.includes('L')) {
@@ -152,7 +152,7 @@ export function cronParts(expr: string): string[] {
 }
 
 /**
- * Parses a 5-field cron expression (behaviour.md §2.4 rules 1–5); whether it ever matches is `isValidCron`'s job.
+ * Parses a 5-field cron expression (docs/checks.md, "Cron in detail"); whether it ever matches is `isValidCron`'s job.
  * @throws CronSyntaxError on a wrong field count, an unknown token, an out-of-range value, a descending range, a zero
  *   step, or a day-of-month larger than every listed month allows (`0 0 30 2 *`).
  */

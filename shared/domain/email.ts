@@ -1,4 +1,4 @@
-/** Inbound email as a signal (behaviour.md §5): check addresses and keyword classification. Pure. */
+/** Inbound email as a signal (docs/email-pings.md): check addresses and keyword classification. Pure. */
 import { classifyText, splitKeywords, type KeywordSettings } from './keywords.js';
 import type { Signal } from './status.js';
 
@@ -6,7 +6,7 @@ import type { Signal } from './status.js';
 export interface EmailFilterSettings extends KeywordSettings {
   filterSubject: boolean;
   filterBody: boolean;
-  /** Keywords came from the deprecated `subject`/`subject_fail` (behaviour.md §3.11 rule 4). */
+  /** Keywords came from the deprecated `subject`/`subject_fail` (docs/api-reference.md, "Deprecated subject fields"). */
   legacySubject: boolean;
 }
 
@@ -17,7 +17,7 @@ export interface EmailContent {
   htmlText: string | null;
 }
 
-/** A recipient mailbox that names a check (behaviour.md §5 rule 1). */
+/** A recipient mailbox that names a check (docs/email-pings.md, "Addresses"). */
 export type EmailTarget = { kind: 'uuid'; uuid: string } | { kind: 'slug'; pingKey: string; slug: string };
 
 /** Why a recipient was refused, as the SMTP reply text after the 550 code. */
@@ -33,7 +33,7 @@ export function checkEmailAddress(uuid: string, domain: string): string {
 }
 
 /**
- * Reads an RCPT TO address (behaviour.md §5 rule 1): the check it names, or the rejection to send. `domain` is
+ * Reads an RCPT TO address (docs/email-pings.md, "Addresses"): the check it names, or the rejection to send. `domain` is
  * lowercase; a UUID mailbox is accepted in any case, since mail systems may change the case of a local part.
  */
 export function parseRecipient(address: string, domain: string): EmailTarget | RecipientRejection {
@@ -46,7 +46,7 @@ export function parseRecipient(address: string, domain: string): EmailTarget | R
   return '5.1.1 Invalid mailbox';
 }
 
-/** The text keywords are matched in (behaviour.md §5 rule 3): subject and/or body parts, joined with newlines. */
+/** The text keywords are matched in (docs/email-pings.md, "What an email means"): subject and/or body parts, joined with newlines. */
 export function emailText(settings: EmailFilterSettings, content: EmailContent): string {
   const chunks: string[] = [];
   if (settings.filterSubject) chunks.push(content.subject);
@@ -58,9 +58,9 @@ export function emailText(settings: EmailFilterSettings, content: EmailContent):
 }
 
 /**
- * Classifies an email (behaviour.md §5 rules 2–6, §3.11 rule 4): `success` with no filter on; else failure, success,
- * start keywords; if none matched, `success` for a legacy-configured check with no success keywords (seed: an empty
- * `subject` makes every non-failing email a success), else `fail` with `filterDefaultFail`, else `ign`. A paused
+ * Classifies an email (docs/email-pings.md, "What an email means"; docs/api-reference.md, "Deprecated subject fields"): `success` with no filter on; else failure, success,
+ * start keywords; if none matched, `success` for a legacy-configured check with no success keywords (an empty
+ * `subject` makes every non-failing email a success: docs/api-reference.md, "Deprecated subject fields"), else `fail` with `filterDefaultFail`, else `ign`. A paused
  * check with `manual_resume` turns it into `ign` later, in `applySignal`.
  */
 export function classifyEmail(settings: EmailFilterSettings, content: EmailContent): Signal {

@@ -1,4 +1,4 @@
-/** Keyword classification of a text, for the HTTP body filter and email (behaviour.md §4.4, §5 rules 4–5). Pure. */
+/** Keyword classification of a text, for the HTTP body filter and email (docs/pinging.md, "Body keywords"; docs/email-pings.md, "What an email means"). Pure. */
 import type { Signal } from './status.js';
 
 /** The check fields keyword matching reads. */

@@ -1,5 +1,5 @@
 /**
- * Finding OnCalendar occurrences (behaviour.md §7 item 6), as the reference's `oncalendar` package does: match the
+ * Finding OnCalendar occurrences (docs/api.md, "OnCalendar schedules"), as the reference's `oncalendar` package does: match the
  * wall clock of the line's zone to the second, skip wall times a spring-forward gap removes, take a repeated wall
  * time at its first pass, union the lines. Pure. "Wall ms" as in cron-search.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * OnCalendar expression parsing (behaviour.md §7 item 6): systemd.time(7) calendar events as the reference's
+ * OnCalendar expression parsing (docs/api.md, "OnCalendar schedules"): systemd.time(7) calendar events as the reference's
  * `oncalendar` package reads them, line by line. Pure. Semantics and deviations: docs/api.md, "OnCalendar schedules".
  */
 import { isZoneName } from './tz.js';
@@ -115,7 +115,7 @@ function parseCalendarFields(expression: string): CalendarFields {
 }
 
 /**
- * Parses a schedule: one expression per line (§7 item 6), each optionally ending in a time zone name after a space
+ * Parses a schedule: one expression per line (docs/api.md, "OnCalendar schedules"), each optionally ending in a time zone name after a space
  * (the reference's TzIterator: only when the line holds a space, and the name is one moment-timezone knows).
  * @throws OnCalendarSyntaxError when any line does not parse (an empty line included).
  */

@@ -1,5 +1,5 @@
 /**
- * Email reports and reminders (issue 31 item 6; README, docs/reports.md): the periods they cover in the user's time zone, and each check's
+ * Email reports and reminders (docs/reports.md): the periods they cover in the user's time zone, and each check's
  * downtime and uptime over a period computed from its flips. Pure: no I/O, `now` is a parameter.
  */
 import moment from 'moment-timezone';

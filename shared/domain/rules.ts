@@ -1,5 +1,5 @@
 /**
- * The ping-side alerting rules (docs/alerting-rules.md, issue 22 items 1–3), layered over {@link applySignal}. Pure: time is a parameter.
+ * The ping-side alerting rules (docs/alerting-rules.md: failure threshold, too fast, too often), layered over {@link applySignal}. Pure: time is a parameter.
  * - `minDuration`: a success whose run, measured from its start as `last_duration` is, is shorter becomes a failure ("too fast").
  * - `minInterval`: a success arriving sooner than this after the previous success signal becomes a failure ("too often").
  * - `failThreshold`/`failWindow`: a failure flips the check down only as the n-th in a row (or the n-th within the window); below it the status

@@ -1,5 +1,5 @@
 /**
- * Runs of a check from its pings (behaviour.md §2.6 rule 3, the API's ping `duration`), and the percentiles the
+ * Runs of a check from its pings (docs/checks.md, "Runs", the API's ping `duration`), and the percentiles the
  * run-duration chart states. Pure.
  */
 import type { PingKind } from '../models/ping.js';
@@ -24,12 +24,12 @@ export interface Run {
   n: number;
 }
 
-/** A start and its end must lie less than this apart (behaviour.md §2.6 rule 3), milliseconds. */
+/** A start and its end must lie less than this apart (docs/checks.md, "Runs"), milliseconds. */
 export const MAX_RUN_MS = 72 * 3600 * 1000;
 
 /**
  * Pairs each success or fail ping with the most recent earlier start of the same rid (null matches null), as the API's
- * ping `duration` does (behaviour.md §2.6 rules 3–4): no other success or fail with that rid between them, less than
+ * ping `duration` does (docs/checks.md, "Runs"): no other success or fail with that rid between them, less than
  * 72 hours apart; `log` and `ign` pings do not break a pair. Concurrent rids pair independently.
  *
  * @param pings - in any order; sorted by `n` here.

@@ -1,6 +1,6 @@
 /**
- * Schedule maths: when the next ping is due (behaviour.md §2.2, §2.4, §7 item 6) and whether a `schedule` is
- * acceptable (§3.7). No I/O, but parsed expressions are cached. Cron follows the reference's cronsim, OnCalendar its
+ * Schedule maths: when the next ping is due (docs/checks.md, "Deadlines", "Cron in detail"; docs/api.md, "OnCalendar schedules") and whether a `schedule` is
+ * acceptable (docs/api-reference.md, "Validation"). No I/O, but parsed expressions are cached. Cron follows the reference's cronsim, OnCalendar its
  * `oncalendar` package.
  */
 import { LRUCache } from 'lru-cache';
@@ -16,13 +16,13 @@ export { OnCalendarSyntaxError } from './oncalendar.js';
 
 const MS_PER_SECOND = 1000;
 
-/** How far ahead a cron match is searched, in years of the wall clock (§2.4 rule 5). */
+/** How far ahead a cron match is searched, in years of the wall clock (docs/checks.md, "Cron in detail"). */
 const SEARCH_YEARS = 50;
 
-/** The moment from which the reference tests a new expression for any match (§2.4 rule 5). */
+/** The moment from which the reference tests a new expression for any match (docs/checks.md, "Cron in detail"). */
 const VALIDITY_FROM = new Date('2000-01-01T00:00:00Z');
 
-/** How a check's next ping is found: a period, a cron expression or an OnCalendar expression (§7 item 6). */
+/** How a check's next ping is found: a period, a cron expression or an OnCalendar expression (docs/api.md, "OnCalendar schedules"). */
 export type ScheduleKind = 'simple' | 'cron' | 'oncalendar';
 
 /** A simple check's period, or a cron or OnCalendar check's expression and zone. */
@@ -31,9 +31,9 @@ export type ScheduleSpec =
   | { kind: 'cron' | 'oncalendar'; schedule: string; tz: string };
 
 /**
- * When the next ping is due after `lastPing` (the regular grace start, §2.2 rule 1): `lastPing + timeout` seconds, the
- * first cron match strictly after it in `tz` (§2.4 rules 6–8; null when none within 50 years), or the first
- * OnCalendar occurrence strictly after it (null when none before 2200: never late, §7 item 6).
+ * When the next ping is due after `lastPing` (the regular grace start, docs/checks.md, "Deadlines"): `lastPing + timeout` seconds, the
+ * first cron match strictly after it in `tz` (docs/checks.md, "Cron in detail"; null when none within 50 years), or the first
+ * OnCalendar occurrence strictly after it (null when none before 2200: never late, docs/api.md, "OnCalendar schedules").
  * @throws CronSyntaxError or OnCalendarSyntaxError if `schedule` does not parse, Error if `tz` is unknown (the API
  *   validates both first).
  */
@@ -135,19 +135,19 @@ function nextInRealTime(
   return null;
 }
 
-/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (§3.7 rule 3); else OnCalendar. */
+/** Whether `expr` is cron-shaped: one line of exactly 5 whitespace-separated fields (docs/api-reference.md, "Validation"); else OnCalendar. */
 export function hasCronShape(expr: string): boolean {
   return !expr.includes('\n') && cronParts(expr).length === 5;
 }
 
-/** The kind a `schedule` gives its check (§3.7 rule 3, §7 item 6). */
+/** The kind a `schedule` gives its check (docs/api-reference.md, "Validation"; docs/api.md, "OnCalendar schedules"). */
 export function scheduleKind(expr: string): 'cron' | 'oncalendar' {
   return hasCronShape(expr) ? 'cron' : 'oncalendar';
 }
 
 /**
- * Whether `expr` is an acceptable schedule (§3.7 rule 3): a valid cron expression when cron-shaped, else a valid
- * OnCalendar one. Length limits are the caller's (§3.7: 100 code points, checked first).
+ * Whether `expr` is an acceptable schedule (docs/api-reference.md, "Validation"): a valid cron expression when cron-shaped, else a valid
+ * OnCalendar one. Length limits are the caller's (docs/api-reference.md, "Validation": 100 code points, checked first).
  */
 export function isValidSchedule(expr: string): boolean {
   return hasCronShape(expr) ? isValidCron(expr) : isValidOnCalendar(expr);
@@ -155,7 +155,7 @@ export function isValidSchedule(expr: string): boolean {
 
 /**
  * Whether `expr` is a valid OnCalendar schedule as the reference tests it: every line parses, and some occurrence
- * follows 2000-01-01 UTC (one that has passed since is accepted and never late, §7 item 6).
+ * follows 2000-01-01 UTC (one that has passed since is accepted and never late, docs/api.md, "OnCalendar schedules").
  */
 export function isValidOnCalendar(expr: string): boolean {
   try {
@@ -167,7 +167,7 @@ export function isValidOnCalendar(expr: string): boolean {
 }
 
 /**
- * Whether `expr` is a valid cron expression (§2.4 rules 2–5, §3.7 rule 3): cron-shaped, every token known and in
+ * Whether `expr` is a valid cron expression (docs/checks.md, "Cron in detail"; docs/api-reference.md, "Validation"): cron-shaped, every token known and in
  * range, and matching at least once within 50 years of 2000-01-01 UTC, as the reference tests it.
  */
 export function isValidCron(expr: string): boolean {

@@ -1,4 +1,4 @@
-/** Slugs of check names, as the reference's v1 and v2 API store them (behaviour.md §7 item 5). Pure. */
+/** Slugs of check names, as the reference's v1 and v2 API store them (docs/api-reference.md, "Paths and versions"). Pure. */
 
 /** ASCII whitespace as Python's `str.isspace()` sees it. */
 const SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f ';

@@ -1,4 +1,4 @@
-/** The check state machine (behaviour.md §2): deadlines, live status, what a signal does. Pure: time is a parameter. */
+/** The check state machine (docs/checks.md, "Status"): deadlines, live status, what a signal does. Pure: time is a parameter. */
 import { nextPingAt, type ScheduleSpec } from './schedule.js';
 import type { CheckDoc, StoredStatus } from '../models/check.js';
 import type { FlipReason } from '../models/check.js';
@@ -7,7 +7,7 @@ import type { PingKind } from '../models/ping.js';
 
 const MS_PER_SECOND = 1000;
 
-/** Status as the API reports it (behaviour.md §2.3). */
+/** Status as the API reports it (docs/checks.md, "Status"). */
 export type LiveStatus = StoredStatus | 'grace';
 
 /** What a ping asks for, before the check's state is considered. */
@@ -48,13 +48,13 @@ function addSeconds(at: Date, seconds: number): Date {
   return new Date(at.getTime() + seconds * MS_PER_SECOND);
 }
 
-/** Regular grace start (behaviour.md §2.2 rule 1); null unless the check is stored `up` with a last ping. */
+/** Regular grace start (docs/checks.md, "Deadlines"); null unless the check is stored `up` with a last ping. */
 export function regularGraceStart(check: CheckState): Date | null {
   if (check.status !== 'up' || !check.lastPing) return null;
   return nextPingAt(specOf(check), check.lastPing);
 }
 
-/** Grace start including a run in progress (behaviour.md §2.2 rules 2–3), the API's `next_ping`; null if none. */
+/** Grace start including a run in progress (docs/checks.md, "Deadlines"), the API's `next_ping`; null if none. */
 export function graceStart(check: CheckState): Date | null {
   const regular = regularGraceStart(check);
   if (check.lastStart && check.status !== 'down') {
@@ -64,7 +64,7 @@ export function graceStart(check: CheckState): Date | null {
 }
 
 /**
- * The going-down moment, "alert_after" (behaviour.md §2.2 rule 4): grace start + `grace` seconds; null when none is
+ * The going-down moment, "alert_after" (docs/checks.md, "Deadlines"): grace start + `grace` seconds; null when none is
  * expected (down, or new/paused with no run).
  */
 export function deadlineOf(check: CheckState): Date | null {
@@ -72,7 +72,7 @@ export function deadlineOf(check: CheckState): Date | null {
   return start ? addSeconds(start, check.grace) : null;
 }
 
-/** The live status at `now` (behaviour.md §2.3); comparisons are inclusive. */
+/** The live status at `now` (docs/checks.md, "Status"); comparisons are inclusive. */
 export function liveStatus(check: CheckState, now: Date): LiveStatus {
   if (check.lastStart && now >= addSeconds(check.lastStart, check.grace)) return 'down';
   if (check.status !== 'up') return check.status;
@@ -82,13 +82,13 @@ export function liveStatus(check: CheckState, now: Date): LiveStatus {
   return now >= start ? 'grace' : 'up';
 }
 
-/** Whether a flip into `newStatus` from `oldStatus` sends notifications (behaviour.md §6 rule 4). */
+/** Whether a flip into `newStatus` from `oldStatus` sends notifications (docs/alerts.md, "Who gets alerted"). */
 export function notifiesOn(change: FlipChange): boolean {
   if (change.newStatus === 'down') return true;
   return change.newStatus === 'up' && change.oldStatus === 'down';
 }
 
-/** What a signal (after method and body filters) and a lowercase `rid` do to a check (behaviour.md §2.5 rows 2–11, §2.6). */
+/** What a signal (after method and body filters) and a lowercase `rid` do to a check (docs/checks.md, "What changes a check", "Runs"). */
 export function applySignal(check: CheckState, signal: Signal, now: Date, rid: string | null): SignalOutcome {
   if (check.status === 'paused' && check.manualResume) return unchanged(check, 'ign');
   if (signal === 'ign' || signal === 'log') return unchanged(check, signal);
@@ -99,7 +99,7 @@ export function applySignal(check: CheckState, signal: Signal, now: Date, rid: s
 
   const set: Partial<CheckDoc> = { lastPing: now, lastDurationMs: null };
   if (check.lastStart) {
-    // §2.6 rule 2: a matching rid (null matches null) completes the run; a fail, or a success without rid, ends it
+    // docs/checks.md, "Runs": a matching rid (null matches null) completes the run; a fail, or a success without rid, ends it
     // unmeasured; a success with another rid belongs to another run, which stays in progress.
     if ((check.lastStartRid ?? null) === rid) {
       set.lastDurationMs = now.getTime() - check.lastStart.getTime();

@@ -20,7 +20,7 @@ export interface RuleOutcome {
   owe: RuleAlert[];
 }
 
-/** The grace start whose `late` alert is still owed (behaviour.md §2.2 rule 1); null without `notifyLate`, outside `up`, or once owed. */
+/** The grace start whose `late` alert is still owed (docs/checks.md, "Deadlines"); null without `notifyLate`, outside `up`, or once owed. */
 export function lateAt(check: RuleState): Date | null {
   if (!check.notifyLate || check.status !== 'up') return null;
   const start = regularGraceStart(check);

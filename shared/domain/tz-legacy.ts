@@ -1,6 +1,6 @@
 /**
  * Legacy time zone names (tzdata's `backward` links, except `UTC`) and the canonical name each is rewritten to
- * (behaviour.md §2.4 rule 9), grouped by canonical name. Why a table, and how names were chosen: docs/notes.md.
+ * (docs/checks.md, "Time zones"), grouped by canonical name. Why a table, and how names were chosen: docs/notes.md.
  */
 const LEGACY_BY_CANONICAL: Readonly<Record<string, readonly string[]>> = {
   'Africa/Asmara': ['Africa/Asmera'],

@@ -1,4 +1,4 @@
-/** Time zones: names (behaviour.md §2.4 rule 9) and the offset arithmetic of rules 7–8, from moment-timezone. */
+/** Time zones: names (docs/checks.md, "Time zones") and the wall-clock arithmetic of daylight saving (docs/checks.md, "Cron in detail"), from moment-timezone. */
 import moment from 'moment-timezone';
 import { LEGACY_TIME_ZONES } from './tz-legacy.js';
 
@@ -10,7 +10,7 @@ const WALL_WINDOW_MS = 2 * 24 * 60 * MINUTE_MS;
 const KNOWN_NAMES: ReadonlySet<string> = new Set(moment.tz.names());
 
 /**
- * The canonical IANA name for `tz` (behaviour.md §2.4 rule 9): `tz` itself when canonical (`UTC` included), the
+ * The canonical IANA name for `tz` (docs/checks.md, "Time zones"): `tz` itself when canonical (`UTC` included), the
  * target of a legacy alias (`US/Eastern` → `America/New_York`), null when unknown. Exact case: `utc` is unknown.
  */
 export function canonicalTz(tz: string): string | null {
@@ -70,7 +70,7 @@ export function offsetAt(zone: ZoneSegments, atMs: number): { offsetMs: number; 
 }
 
 /**
- * The instant (epoch ms) a wall time on a whole minute is reached (behaviour.md §2.4 rule 7): a repeated wall time
+ * The instant (epoch ms) a wall time on a whole minute is reached (docs/checks.md, "Cron in detail"): a repeated wall time
  * gives its first occurrence, one in a spring-forward gap the first real minute after the gap.
  * @throws Error if the zone data has no segment near `wallMs` (not seen in real data).
  */

@@ -1,5 +1,5 @@
 /**
- * Uptime and downtimes of a check from its flips (behaviour.md §2.7: every stored status change is a flip, pause and
+ * Uptime and downtimes of a check from its flips (docs/checks.md, "Flips": every stored status change is a flip, pause and
  * resume included, kept for downtime statistics). Time spent `new` (never pinged) or `paused` is not monitored, so it
  * counts neither as up nor as down: uptime is time up ÷ (time up + time down). Pure.
  */
@@ -87,7 +87,7 @@ export interface Month {
 /**
  * The calendar months in `zone`, newest first: the month of `now` and the `count − 1` before it.
  *
- * @param zone - IANA zone, already checked (server/pages/times.ts `zoneOr`).
+ * @param zone - IANA zone, already checked (server/pages/kit/times.ts `zoneOr`).
  */
 export function recentMonths(now: Date, zone: string, count: number): Month[] {
   const first = moment(now).tz(zone).startOf('month');

@@ -1,5 +1,5 @@
 /**
- * A named API key made in the web app (behaviour.md §3.2): read-write or read-only, stored as its SHA-256 digest like
+ * A named API key made in the web app (docs/api-reference.md, "API keys"): read-write or read-only, stored as its SHA-256 digest like
  * the project's own keys, and revoked by deleting it.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';

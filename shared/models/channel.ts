@@ -1,4 +1,4 @@
-/** An integration ("channel", behaviour.md §1.7); `value` is the kind's settings, plain text or a JSON document. */
+/** An integration ("channel", docs/api-reference.md, "Integration object"); `value` is the kind's settings, plain text or a JSON document. */
 import mongoose, { Schema } from 'mongoose';
 
 /** A channel as stored. */
@@ -9,13 +9,13 @@ export interface ChannelDoc {
   kind: string;
   value: string;
   created: Date;
-  /** Set by a permanent delivery error (behaviour.md §6 rule 5); a disabled channel gets no alerts. */
+  /** Set by a permanent delivery error (docs/alerts.md, "Retries and delivery guarantee"); a disabled channel gets no alerts. */
   disabled: boolean;
   /** Error text of the last delivery attempt; `""` after a success. */
   lastError: string;
   /** When the last delivery attempt finished, or null. */
   lastNotify: Date | null;
-  /** How long the last successful delivery took, milliseconds; orders channels (behaviour.md §6 rule 4). */
+  /** How long the last successful delivery took, milliseconds; orders channels (docs/alerts.md, "Who gets alerted"). */
   lastNotifyDurationMs: number | null;
   /**
    * Addresses of an `email` channel not yet confirmed by their owner (lowercase): no alert goes to them. Absent on

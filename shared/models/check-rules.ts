@@ -1,5 +1,5 @@
 /**
- * A check's alerting rules and the state they keep (docs/alerting-rules.md, issue 22). Every field is absent (or null) on a check without rules,
+ * A check's alerting rules and the state they keep (docs/alerting-rules.md). Every field is absent (or null) on a check without rules,
  * so such a check stores, reads and serialises exactly as before.
  */
 import { Schema } from 'mongoose';

@@ -1,5 +1,5 @@
 /**
- * A check (behaviour.md §1.1). `_id` is the check UUID ("code"). Times are
+ * A check (docs/checks.md, docs/api-reference.md, "Check object"). `_id` is the check UUID ("code"). Times are
  * `Date`s in UTC; `timeout`, `grace` and `lastDurationMs`'s siblings say their units.
  */
 import mongoose, { Schema, Types } from 'mongoose';
@@ -9,7 +9,7 @@ import type { PingKind } from './ping.js';
 import { checkRuleFields, marksField, type CheckRules, type FlipMark } from './check-rules.js';
 import { checkTimerFields, indexCheckTimers, type CheckTimers } from './check-timers.js';
 
-/** Stored status (behaviour.md §2.1); `grace` is only ever computed. */
+/** Stored status (docs/checks.md, "Status"); `grace` is only ever computed. */
 export type StoredStatus = 'new' | 'up' | 'down' | 'paused';
 
 /** Why a check flipped: `""` for a ping, `timeout` for a missed deadline, `fail` for a fail signal. */
@@ -69,13 +69,13 @@ export const MAX_RECENT_PINGS = 200;
 export interface CheckDoc extends CheckRules, CheckTimers {
   _id: string;
   projectId: string;
-  /** Derived from `_id` (behaviour.md §1.4); set on validation. */
+  /** Derived from `_id` (docs/api-reference.md, "unique_key"); set on validation. */
   uniqueKey: string;
   name: string;
   slug: string;
   tags: string;
   desc: string;
-  /** `cron` or `oncalendar` by the schedule's shape (behaviour.md §3.7 rule 3, §7 item 6). */
+  /** `cron` or `oncalendar` by the schedule's shape (docs/api-reference.md, "Validation"; docs/api.md, "OnCalendar schedules"). */
   kind: ScheduleKind;
   /** Seconds. */
   timeout: number;
@@ -87,7 +87,7 @@ export interface CheckDoc extends CheckRules, CheckTimers {
   filterBody: boolean;
   filterHttpBody: boolean;
   filterDefaultFail: boolean;
-  /** Keywords came from the deprecated `subject`/`subject_fail` (behaviour.md §3.11 rule 4). */
+  /** Keywords came from the deprecated `subject`/`subject_fail` (docs/api-reference.md, "Deprecated subject fields"). */
   legacySubject: boolean;
   startKw: string;
   successKw: string;
@@ -193,7 +193,7 @@ checkSchema.pre('validate', function setUniqueKey() {
 // ping are read through a `projectId` prefix and sorted by the server: at most a project's check limit of rows.
 checkSchema.index({ projectId: 1, uniqueKey: 1 });
 checkSchema.index({ projectId: 1, slug: 1 });
-// The checks list (server/pages/list-find.ts): by name, a status's rows by name, and the checks past or near their deadline.
+// The checks list (server/pages/checks/list/list-find.ts): by name, a status's rows by name, and the checks past or near their deadline.
 checkSchema.index({ projectId: 1, name: 1 });
 checkSchema.index({ projectId: 1, status: 1, name: 1 });
 checkSchema.index({ projectId: 1, deadline: 1 });

@@ -1,5 +1,5 @@
 /**
- * A recorded status change (behaviour.md §1.1, §2.7); the API lists only changes into `up` or `down`. Inserted by the
+ * A recorded status change (docs/checks.md, "Flips"); the API lists only changes into `up` or `down`. Inserted by the
  * completion of its check's outbox entry (shared/alerts/outbox.ts), after its notifications exist.
  */
 import mongoose, { Schema } from 'mongoose';

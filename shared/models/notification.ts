@@ -1,5 +1,5 @@
 /**
- * One alert: one flip through one channel (behaviour.md §6 rule 5), unique per pair, the exactly-once guard of
+ * One alert: one flip through one channel (docs/alerts.md, "Retries and delivery guarantee"), unique per pair, the exactly-once guard of
  * delivery whatever Redis does with its job. `state`: `pending` → `sending` (an attempt holds the lease) →
  * `delivered`; back to `pending` after a retryable error; `failed` when no attempt is left or the error is final.
  */

@@ -1,4 +1,4 @@
-/** A project (behaviour.md §1.1): owns checks and channels; API keys are stored as SHA-256 hex digests. */
+/** A project: owns checks and channels; API keys are stored as SHA-256 hex digests. */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /**
@@ -22,13 +22,13 @@ const projectSchema = new Schema(
     name: { type: String, default: '' },
     apiKeyHash: { type: String, required: true, index: true },
     apiKeyReadonlyHash: { type: String, required: true, index: true },
-    /** 22 URL-safe characters (behaviour.md §5 recognises this length in email addresses). */
+    /** 22 URL-safe characters (the `<ping key>+<slug>` email address takes this length: docs/email-pings.md, "Addresses"). */
     pingKey: { type: String, required: true, unique: true },
-    /** Random UUID used in tag badge URLs (behaviour.md §3.12). */
+    /** Random UUID used in tag badge URLs (docs/api-reference.md, "Badges"). */
     badgeKey: { type: String, required: true, unique: true },
-    /** Pings kept and listed per check (behaviour.md §1.1, default 100). */
+    /** Pings kept and listed per check (default 100; docs/pinging.md, "Pruning"). */
     pingLogLimit: { type: Number, required: true },
-    /** Checks a project may hold (behaviour.md §3.8, default 20). */
+    /** Checks a project may hold (docs/api-reference.md, "Check limit"; new projects get `DEFAULT_CHECK_LIMIT`). */
     checkLimit: { type: Number, required: true },
     created: { type: Date, required: true },
     /** Members must have a second factor to open the project's pages (set by an owner who has one). */

@@ -1,6 +1,6 @@
 /**
  * A public status page of a project (docs/status-pages.md): chosen checks, each under a public name, in sections, served without sign-in at
- * `/status/<slug>/` once published. Edited by owners and read-write members (server/pages/status-pages.ts); read by server/status/.
+ * `/status/<slug>/` once published. Edited by owners and read-write members (server/pages/status-pages/status-pages.ts); read by server/status/.
  */
 import mongoose, { Schema } from 'mongoose';
 

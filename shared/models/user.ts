@@ -20,11 +20,11 @@ const userSchema = new Schema(
       type: [{ _id: String, name: String, publicKey: String, counter: Number, transports: [String], created: Date }],
       default: [],
     },
-    /** Signed in through single sign-on at least once: the account is the address owner's (server/pages/sso.ts). */
+    /** Signed in through single sign-on at least once: the account is the address owner's (server/pages/account/sso.ts). */
     ssoLinked: { type: Boolean, default: false },
     /** SHA-256 hex digests of the unused one-time recovery codes. */
     recoveryCodes: { type: [String], default: [] },
-    /** IANA time zone the web app shows times in (server/pages/times.ts); proposed from the browser, UTC until set. */
+    /** IANA time zone the web app shows times in (server/pages/kit/times.ts); proposed from the browser, UTC until set. */
     tz: { type: String, default: 'UTC' },
     /** Colour theme of the web app: `system` follows the browser's preference. */
     theme: { type: String, enum: ['system', 'light', 'dark'], default: 'system' },

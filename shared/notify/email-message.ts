@@ -1,5 +1,5 @@
 /**
- * The words of an email alert (issue "The web app, part 3", item 8): a text part and an HTML part carrying the project's
+ * The words of an email alert (docs/alerts.md, "What an alert says"): a text part and an HTML part carrying the project's
  * name, the tags, the schedule in human units, the last ping's time and body (about 1 KB of it, escaped; a body that is not
  * UTF-8 is said to be binary) and the link to the check's page. Everything a job or a person sent is escaped in the HTML.
  */

@@ -1,6 +1,6 @@
 /**
- * Integration kinds and their settings (behaviour.md §1.7): a channel's value is the main setting as plain text or a
- * JSON object; every kind also takes `up`/`down` booleans (default true, behaviour.md §6 rule 4).
+ * Integration kinds and their settings (docs/api-reference.md, "Integration object"): a channel's value is the main setting as plain text or a
+ * JSON object; every kind also takes `up`/`down` booleans (default true, docs/alerts.md, "Who gets alerted").
  */
 import Joi from 'joi';
 import { LRUCache } from 'lru-cache';
@@ -122,7 +122,7 @@ export function validateChannelValue(kind: string, value: string): string {
 }
 
 /**
- * Whether a channel alerts on a flip into `status` (behaviour.md §6 rule 4); a value that no longer parses does, so
+ * Whether a channel alerts on a flip into `status` (docs/alerts.md, "Who gets alerted"); a value that no longer parses does, so
  * that the delivery records the error.
  */
 export function channelSendsOn(kind: string, value: string, status: AlertStatus): boolean {

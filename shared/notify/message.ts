@@ -28,12 +28,12 @@ export function alertOf(
   };
 }
 
-/** The check's page in the web app (server/pages/checks.ts), where an alert's link leads; signed-out people sign in first and land there. */
+/** The check's page in the web app (server/pages/checks/checks.ts), where an alert's link leads; signed-out people sign in first and land there. */
 export function checkPageUrl(baseUrl: string, projectId: string, checkId: string): string {
   return `${baseUrl}/projects/${projectId}/checks/${checkId}/`;
 }
 
-/** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (behaviour.md §1.2). */
+/** ISO 8601 truncated to whole seconds with a `+00:00` offset, as the API writes times (docs/api-reference.md, "Times"). */
 export function isoSeconds(at: Date): string {
   return `${at.toISOString().slice(0, 19)}+00:00`;
 }

@@ -1,4 +1,4 @@
-/** Which channels alert on a flip (behaviour.md §6 rule 4). */
+/** Which channels alert on a flip (docs/alerts.md, "Who gets alerted"). */
 import { Channel, type ChannelDoc } from '../models/channel.js';
 import type { CheckDoc } from '../models/check.js';
 import { channelSendsOn } from './kinds.js';

@@ -4,7 +4,7 @@ import type { NotifyConfig } from '../config.js';
 import type { ChannelDoc } from '../models/channel.js';
 import type { FlipReason, RuleEvent } from '../models/check.js';
 
-/** The flip directions that notify (behaviour.md §6 rule 4). */
+/** The flip directions that notify (docs/alerts.md, "Who gets alerted"). */
 export type AlertStatus = 'up' | 'down';
 
 /** Everything a message says about one flip of one check. */
@@ -73,7 +73,7 @@ export interface Provider<S> {
 
 /**
  * Why a delivery attempt failed (stored on the notification and channel). `retryable` (network errors, timeouts, 429,
- * 5xx): try again after a backoff; `permanent` (destination gone): disable the channel (behaviour.md §6 rule 5).
+ * 5xx): try again after a backoff; `permanent` (destination gone): disable the channel (docs/alerts.md, "Retries and delivery guarantee").
  */
 export class DeliveryError extends Error {
   constructor(

@@ -20,7 +20,7 @@ export interface JournalEntry {
   /** The ping's `_id` in MongoDB (hex ObjectId). */
   id: string;
   checkId: string;
-  /** The route's action with the exit status applied (behaviour.md §4.3 step 6), before methods and body filters. */
+  /** The route's action with the exit status applied (docs/pinging.md, "Recording a ping"), before methods and body filters. */
   action: Signal;
   /** When the ping arrived, milliseconds since the epoch. */
   receivedMs: number;

@@ -1,4 +1,4 @@
-/** Trimming a check's history (behaviour.md §4.3 step 12), run by the signal service on every 100th ping. */
+/** Trimming a check's history (docs/pinging.md, "Pruning"), run by the signal service on every 100th ping. */
 import { Ping } from '../models/ping.js';
 import { pingsInWindow } from './window.js';
 import { Flip } from '../models/flip.js';
@@ -11,8 +11,8 @@ export const FLIP_RETENTION_MS = 93 * 24 * 3600 * 1000;
 
 /**
  * Deletes pings with `n ≤ newestN − ping_log_limit` (the newest ping's `n`, the check's project's limit), then the notifications older than the
- * oldest remaining ping, then flips older than both the oldest remaining ping and 93 days before `now`, the newest ping's time (behaviour.md §4.3
- * step 12). A notification still `pending` or `sending` is kept: it is the exactly-once guard of a delivery in progress; a later prune trims it once
+ * oldest remaining ping, then flips older than both the oldest remaining ping and 93 days before `now`, the newest ping's time (docs/pinging.md,
+ * "Pruning"). A notification still `pending` or `sending` is kept: it is the exactly-once guard of a delivery in progress; a later prune trims it once
  * it is delivered or failed.
  * @throws the driver's error when MongoDB fails.
  */

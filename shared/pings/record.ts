@@ -1,5 +1,5 @@
 /**
- * The ping path (behaviour.md §4.3 step 10, §2.5), HTTP and email alike; one ping is a batch of one. Per check, ONE store write applies its pings in
+ * The ping path (docs/pinging.md, "Recording a ping"; docs/checks.md, "What changes a check"), HTTP and email alike; one ping is a batch of one. Per check, ONE store write applies its pings in
  * arrival order: counts them, moves state and deadline, owes their flips, remembers them in `recentPings`. Then the ping documents are inserted, the
  * flips completed (shared/alerts/outbox.ts) and the deadline jobs moved where a deadline came earlier.
  *
@@ -25,7 +25,7 @@ import { logger } from '../logger.js';
 
 const log = logger.child({ module: 'pings' });
 
-/** Old pings are pruned on every this-many-th ping (behaviour.md §4.3 step 12). */
+/** Old pings are pruned on every this-many-th ping (docs/pinging.md, "Pruning"). */
 export const PRUNE_EVERY = 100;
 
 /** What the caller knows of the request, stored on the ping; `_id` is chosen before the ping is applied. */

@@ -1,18 +1,18 @@
 /**
- * Which signal an HTTP ping applies, given the check as read (behaviour.md §4.3 steps 7–8): shared by the web process and the replay of journaled
+ * Which signal an HTTP ping applies, given the check as read (docs/pinging.md, "Recording a ping"): shared by the web process and the replay of journaled
  * pings (shared/pings/journal.ts), which must decide the same way.
  */
 import { classifyText } from '../domain/keywords.js';
 import type { Signal } from '../domain/status.js';
 import type { ResolveSignal } from './record.js';
 
-/** Lenient UTF-8: invalid bytes become U+FFFD (behaviour.md §4.4 rule 1). */
+/** Lenient UTF-8: invalid bytes become U+FFFD (docs/pinging.md, "Body keywords"). */
 const lenientUtf8 = new TextDecoder('utf-8');
 
 /**
- * Steps 7–8 of behaviour.md §4.3, re-run against the check whenever it is re-read after a concurrent write: `methods=POST` ignores other methods;
- * `filter_http_body` reclassifies any action from the leniently decoded body (§4.4). Email filters play no part here.
- * @param action - The route's action with the exit status applied (§4.3 step 6).
+ * The methods and body keyword steps of docs/pinging.md, "Recording a ping", re-run against the check whenever it is re-read after a concurrent write: `methods=POST` ignores other methods;
+ * `filter_http_body` reclassifies any action from the leniently decoded body (docs/pinging.md, "Body keywords"). Email filters play no part here.
+ * @param action - The route's action with the exit status applied (docs/pinging.md, "Recording a ping").
  * @param body - The request body, null when none was sent.
  */
 export function resolverOf(action: Signal, method: string, body: Buffer | null): ResolveSignal {

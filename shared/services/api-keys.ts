@@ -1,5 +1,5 @@
 /**
- * Named API keys made in the web app (behaviour.md §3.2 rule 8 format: `hcw_`/`hcr_` + 28 URL-safe characters),
+ * Named API keys made in the web app (docs/api-reference.md, "API keys" format: `hcw_`/`hcr_` + 28 URL-safe characters),
  * stored as SHA-256 digests, shown in full only when created.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * Creating, listing, updating and deleting channels (integrations, behaviour.md §1.7).
- * Shared so the admin CLI and any process that manages channels apply the
- * same rules; the kind's settings are checked by `shared/notify/kinds.ts`.
+ * The store of channels (integrations, docs/api.md): creating, listing, updating and deleting them, shared so the
+ * admin CLI, the API and the web app apply the same rules; the kind's settings are checked by `shared/notify/kinds.ts`,
+ * and the API's and forms' input by server/services/channel-input.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Channel, type ChannelDoc } from '../models/channel.js';

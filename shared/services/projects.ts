@@ -1,7 +1,7 @@
 /**
- * Creating projects and their keys. API keys follow the reference's format
- * (behaviour.md §3.2 rule 8): `hcw_`/`hcr_` + 28 URL-safe characters, stored
- * as SHA-256 digests and shown only once.
+ * Creating projects and their keys, and finding a project by a key. API keys follow the reference's format:
+ * `hcw_` (read-write) or `hcr_` (read-only) and 28 URL-safe characters, stored as SHA-256 digests and shown only once.
+ * Renaming and deleting a project is server/services/project-changes.ts.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Project, type ProjectDoc } from '../models/project.js';

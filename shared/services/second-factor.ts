@@ -1,5 +1,5 @@
 /**
- * Second factors of web app users (issue 31 item 3; docs/web-app.md): authenticator apps (TOTP through otplib: SHA-1,
+ * Second factors of web app users (docs/web-app.md, "Two-factor authentication"): authenticator apps (TOTP through otplib: SHA-1,
  * 6 digits, 30 s steps, one step of clock drift either way) and one-time recovery codes. A TOTP code is accepted once:
  * the step it matched is stored per user by one guarded write, so a replayed code, even within its window or raced
  * by two requests, is refused. A recovery code is used up by one guarded `$pull`.

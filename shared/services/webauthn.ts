@@ -1,5 +1,5 @@
 /**
- * Security keys and passkeys as second factors (issue 31 item 3; docs/web-app.md), through \@simplewebauthn/server:
+ * Security keys and passkeys as second factors (docs/web-app.md, "Security keys and passkeys"), through \@simplewebauthn/server:
  * the relying party is the site of BASE_URL (its host name is the RP ID, its origin the only accepted origin), each
  * challenge is used once (kept in the session by the caller), and an assertion's signature counter must grow, checked
  * and stored by one write guarded on the user's keys as read, so a cloned key or a replayed assertion is refused.

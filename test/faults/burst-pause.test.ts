@@ -12,7 +12,7 @@ import { Check } from '../../shared/models/check.js';
 const CLIENTS = 200;
 const CHECKS = 20;
 const PAUSE_MS = 10_000;
-/** The web process's memory bound under any load (issue "Faults and scale-out", item 4), megabytes. */
+/** The web process's memory bound under any load (docs/operations.md, "Failure and recovery"), megabytes. */
 const MAX_RSS_MB = 400;
 
 /** Peak resident memory of a process (VmHWM), megabytes. */

@@ -15,7 +15,7 @@ const REPORT_ENV = { ...FAST_WORKER_ENV, LOG_LEVEL: 'info', REPORT_INTERVAL_MS: 
 const REPEAT_WATCH_MS = 5000;
 
 /**
- * Done-when of issue 31 item 6: a report and a reminder each received once by a real SMTP server with two worker processes, one of them killed
+ * Exactly once (docs/reports.md, "Sending, exactly once"): a report and a reminder each received once by a real SMTP server with two worker processes, one of them killed
  * (SIGKILL) in the middle of sending: the server holds its reply to the first message's DATA, and the worker that sent it (known by its sender
  * address) is killed while it waits.
  */

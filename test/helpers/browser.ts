@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createWebHandler } from '../../server/app.js';
-import type { WebOptions } from '../../server/pages/options.js';
+import type { WebOptions } from '../../server/pages/kit/options.js';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { testContext } from './hooks.js';

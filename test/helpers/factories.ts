@@ -20,7 +20,7 @@ export async function buildProject(input: Partial<ProjectInput> = {}): Promise<T
   return createProject({ name: 'test', ...input });
 }
 
-/** Inserts a check straight into MongoDB with defaults (behaviour.md §1.8). */
+/** Inserts a check straight into MongoDB with defaults (docs/checks.md, "A new check"). */
 export async function buildCheck(project: TestProject, fields: Partial<CheckDoc> = {}): Promise<CheckDoc> {
   const check = await Check.create({
     _id: randomUUID(),

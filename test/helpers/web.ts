@@ -6,7 +6,7 @@ import supertest from 'supertest';
 import { PingJournal } from '../../shared/pings/journal.js';
 import { config } from '../../shared/config.js';
 import { createWebHandler } from '../../server/app.js';
-import type { WebOptions } from '../../server/pages/options.js';
+import type { WebOptions } from '../../server/pages/kit/options.js';
 import { createUser } from '../../shared/services/users.js';
 import { addMember } from '../../shared/services/members.js';
 import type { UserDoc } from '../../shared/models/user.js';

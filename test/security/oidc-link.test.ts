@@ -11,7 +11,7 @@ import { authenticate } from '../../shared/services/users.js';
 import { freePort } from '../helpers/services.js';
 import { OIDC_CLIENT, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { oidcSignIn } from '../helpers/oidc-login.js';
-import { providerDidMfa } from '../../server/pages/sso.js';
+import { providerDidMfa } from '../../server/pages/account/sso.js';
 import { buildUser, csrfOf, PASSWORD, webAgent } from '../helpers/web.js';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { config } from '../../shared/config.js';
 import { User } from '../../shared/models/user.js';
 import { runReports } from '../../shared/reports/run.js';
-import { ATTEMPTS_PER_EMAIL } from '../../server/pages/limits.js';
+import { ATTEMPTS_PER_EMAIL } from '../../server/pages/kit/limits.js';
 import { buildCheck, buildProject, http } from '../helpers/factories.js';
 import { storedPings } from '../helpers/pings.js';
 import { startSmtp } from '../helpers/smtp-receiver.js';

@@ -69,7 +69,7 @@ const OWN_TOKEN = 'a homeserver of your own needs its own access_token (the serv
 /**
  * The `matrix` kind. The transaction id is the notification's id, so a retry
  * of an attempt whose answer was lost is deduplicated by the homeserver. The server's MATRIX_ACCESS_TOKEN is sent
- * only to MATRIX_HOMESERVER: a channel naming another homeserver carries its own token (issue 31, flaw 2).
+ * only to MATRIX_HOMESERVER: a channel naming another homeserver carries its own token, so the server's token never goes to a host a member typed.
  */
 export const matrix: Provider<MatrixSettings> = {
   main: 'room_id',

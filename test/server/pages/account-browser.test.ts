@@ -1,5 +1,5 @@
 /**
- * The account page in Chromium (issue 31 item 5, Done when): a person signed in on two browsers lists both sessions
+ * The account page in Chromium (docs/web-app.md, "Account"): a person signed in on two browsers lists both sessions
  * and signs the other out, whose next page is the sign-in page; then leaves a project they were invited to.
  */
 import { join as joinPath } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Times where the user lives, light or dark (server/pages/account-display.ts, zone.ts): the profile's time zone and theme saved and refused, the
+ * Times where the user lives, light or dark (server/pages/account/account-display.ts, zone.ts): the profile's time zone and theme saved and refused, the
  * page's `?tz=` switcher, `<html data-theme>`.
  */
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-/** The pages' mail (server/pages/mail.ts): through the relay WebOptions name, text and HTML parts, typed values escaped. */
+/** The pages' mail (shared/mail.ts, sent by the account and members pages): through the relay WebOptions name, text and HTML parts, typed values escaped. */
 import { expect } from 'chai';
 import { buildProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';

@@ -1,11 +1,11 @@
-/** The account page (server/pages/account-page.ts, sessions.ts; issue 31 item 5): sessions, leaving projects, closing the account. */
+/** The account page (server/pages/account/account-page.ts, sessions.ts; docs/web-app.md, "Account"): sessions, leaving projects, closing the account. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Membership } from '../../../shared/models/membership.js';
 import { Project } from '../../../shared/models/project.js';
 import { User } from '../../../shared/models/user.js';
 import { buildProject } from '../../helpers/factories.js';
-import { FACTOR_TRIES_PER_USER } from '../../../server/pages/limits.js';
+import { FACTOR_TRIES_PER_USER } from '../../../server/pages/kit/limits.js';
 import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
 
 /** A new agent signed in as `email` from a browser named `device`. */

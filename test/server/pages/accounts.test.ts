@@ -1,8 +1,8 @@
-/** Sign-up (REGISTRATION_OPEN) and password change (server/pages/account.ts): nothing tells which addresses have accounts. */
+/** Sign-up (REGISTRATION_OPEN) and password change (server/pages/account/account.ts): nothing tells which addresses have accounts. */
 import { expect } from 'chai';
 import { User } from '../../../shared/models/user.js';
 import { authenticate } from '../../../shared/services/users.js';
-import { SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP } from '../../../server/pages/limits.js';
+import { SIGN_UPS_PER_EMAIL, SIGN_UPS_PER_IP } from '../../../server/pages/kit/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 
 describe('sign-up and password change', () => {

@@ -1,5 +1,5 @@
 /**
- * An alert's link in a real browser (issue "The web app, part 3", item 8): the link of a real email alert, opened
+ * An alert's link in a real browser (docs/alerts.md, "What an alert says"): the link of a real email alert, opened
  * signed out, goes to the sign-in page, and signing in lands on the check's page.
  */
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-/** API keys made in the browser (server/pages/projects.ts, shared/services/api-keys.ts) work with the API until revoked. */
+/** API keys made in the browser (server/pages/members/projects.ts, shared/services/api-keys.ts) work with the API until revoked. */
 import { expect } from 'chai';
 import { ApiKey } from '../../../shared/models/api-key.js';
 import { hashApiKey } from '../../../shared/services/projects.js';

@@ -1,6 +1,6 @@
 /**
- * The badges page over HTTP (server/pages/badge-page.ts): the GET form's choices answer the existing badge URLs
- * (behaviour.md §3.12), the preview is the SVG badge of the choice, bad choices are a 400 page.
+ * The badges page over HTTP (server/pages/checks/badge-page.ts): the GET form's choices answer the existing badge URLs
+ * (docs/api-reference.md, "Badges"), the preview is the SVG badge of the choice, bad choices are a 400 page.
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';

@@ -1,7 +1,7 @@
 /**
  * The web app in a real browser, served in this process: the phone-sized screen; a webhook integration added
  * through its kind's fields (after a refused URL) and tested against a local receiver; and that integration audited
- * (issue 21, Tests): assigned to one check in its editor, a real `/fail` ping's alert delivered by real alert workers
+ * (docs/web-app.md, "Integrations"): assigned to one check in its editor, a real `/fail` ping's alert delivered by real alert workers
  * and shown in the check's notification log; then, the receiver answering 500, a missed deadline's alert failing after
  * its retries, shown with the receiver's answer in the log and on the integrations list. The whole walk from `npm start` (first user, project, keys, members, a cron check
  * pinged by curl) is start-browser.test.ts.

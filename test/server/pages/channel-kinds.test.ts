@@ -1,12 +1,12 @@
 /**
- * The per-kind form descriptions (server/pages/channel-kinds.ts) against the kinds' Joi schemas (shared/notify): every
+ * The per-kind form descriptions (server/pages/integrations/channel-kinds.ts) against the kinds' Joi schemas (shared/notify): every
  * kind has a form, its fields are exactly its settings, "required" as the schema says, and no field takes a name
  * the form itself uses. And an example of each kind's fields, assembled as the page does, is stored as the API stores it.
  */
 import { expect } from 'chai';
 import { CHANNEL_KINDS, providerOf } from '../../../shared/notify/kinds.js';
-import { channelValueOf } from '../../../server/services/channels.js';
-import { fieldsOf, settingsOfForm } from '../../../server/pages/channel-form.js';
+import { channelValueOf } from '../../../server/services/channel-input.js';
+import { fieldsOf, settingsOfForm } from '../../../server/pages/integrations/channel-form.js';
 
 /** Names the form's own fields have. */
 const FORM_NAMES = ['_csrf', 'kind', 'name', 'notify', 'choose', 'fields_kind', 'clear'];

@@ -1,5 +1,5 @@
 /**
- * The check in pictures and the badges page in a real browser (issue "The web app, part 3", items 2 and 7): a real
+ * The check in pictures and the badges page in a real browser (docs/web-app.md, "A check's page", "Badges"): a real
  * /start then success ping shows in the duration chart and its table, and on the project timeline; the badges page's
  * preview loads and its GET form changes the URL without JavaScript; axe finds nothing serious on the three pages.
  * Screenshots go to docs/screenshots/ (check-charts.png, timeline.png, badges.png).

@@ -1,5 +1,5 @@
 /**
- * The check in pictures over HTTP (server/pages/charts.ts, timeline.ts): the run-duration chart with its stats and
+ * The check in pictures over HTTP (server/pages/checks/charts.ts, timeline.ts): the run-duration chart with its stats and
  * table, uptime and monthly downtimes on the check page, the project timeline; names escaped everywhere.
  */
 import { expect } from 'chai';

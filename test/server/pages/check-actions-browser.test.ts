@@ -1,5 +1,5 @@
 /**
- * A check's actions in a real browser (server/pages/check-actions.ts): Ping now changes the ping count and last ping, a copy opens on its own page,
+ * A check's actions in a real browser (server/pages/checks/check-actions.ts): Ping now changes the ping count and last ping, a copy opens on its own page,
  * a transfer lands on the check in the other project; the check page and the clear confirmation scanned by axe. Screenshots of the check page with
  * its actions and of the confirmation to docs/screenshots/check-actions.png and check-clear.png.
  */

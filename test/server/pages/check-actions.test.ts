@@ -1,5 +1,5 @@
 /**
- * A check's actions in the browser (server/pages/check-actions.ts): Ping now through the Pinging API's path, copy, transfer, clear events, the
+ * A check's actions in the browser (server/pages/checks/check-actions.ts): Ping now through the Pinging API's path, copy, transfer, clear events, the
  * ping email address; CSRF and roles refused.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * The check page's story (server/pages/check-page.ts, check-events.ts, ping-details.ts): pings, flips and alerts
+ * The check page's story (server/pages/checks/check-page.ts, check-events.ts, ping-details.ts): pings, flips and alerts
  * interleaved newest first, a ping's details and body, filters and paging in the query, the live events endpoint, and
  * bad input answered with a page and a 4xx.
  */

@@ -1,5 +1,5 @@
 /**
- * The checks list (server/pages/check-list.ts, list-query.ts) and status at a glance (glance.ts) over HTTP: search,
+ * The checks list (server/pages/checks/list/check-list.ts, list-query.ts) and status at a glance (glance.ts) over HTTP: search,
  * tag and status filters, sorts, pages, bad parameters as a 400 page, integration toggles and pause from the list
  * (CSRF and roles), checks.json's ETag, the project list's counts and order, the tab title.
  */
@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Check, type CheckDoc } from '../../../shared/models/check.js';
 import { deadlineOf, liveStatus } from '../../../shared/domain/status.js';
-import { shownStatusOf, LIST_STATUSES } from '../../../server/pages/list-query.js';
+import { shownStatusOf, LIST_STATUSES } from '../../../server/pages/checks/list/list-query.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';

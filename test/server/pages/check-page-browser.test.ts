@@ -1,5 +1,5 @@
 /**
- * A check's story in a real browser (server/pages/check-page.ts, static/events.js): chromium keeps the check page open
+ * A check's story in a real browser (server/pages/checks/check-page.ts, static/events.js): chromium keeps the check page open
  * while the job pings. A multi-line POST body appears live and in the ping's details, a /start then a success shows the
  * run's duration, the state in words follows, and the check page, the details and the log pass an axe scan. The check
  * page's screenshot goes to docs/screenshots/check-page.png.

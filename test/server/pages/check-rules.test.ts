@@ -1,5 +1,5 @@
 /**
- * Alerting rules in the check editor and on the check page (server/pages/rule-form.ts, issue 22): saved through the API's
+ * Alerting rules in the check editor and on the check page (server/pages/checks/rule-form.ts; docs/alerting-rules.md, "In the browser"): saved through the API's
  * schema and service, the API's message beside a bad field, shown on the check page, and each flip's marks listed.
  */
 import { expect } from 'chai';

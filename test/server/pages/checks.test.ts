@@ -1,5 +1,5 @@
 /**
- * Checks in the browser (server/pages/checks.ts, check-form.ts, cron-preview.ts): create, edit, preview, pause, delete,
+ * Checks in the browser (server/pages/checks/checks.ts, check-form.ts, cron-preview.ts): create, edit, preview, pause, delete,
  * with the API's own validation messages beside the fields.
  */
 import { expect } from 'chai';

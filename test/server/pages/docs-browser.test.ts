@@ -1,5 +1,5 @@
 /**
- * The docs in a real browser (server/pages/docs.ts): the check editor's grace time help opens the docs at that
+ * The docs in a real browser (server/pages/docs/docs.ts): the check editor's grace time help opens the docs at that
  * section, and the docs pages and the editor pass axe-core at zero serious findings. Screenshots of the docs go to
  * TEST_OUTPUT_DIR (`.data/test-output/`; docs/screenshots/docs.png is one of them).
  */

@@ -1,4 +1,4 @@
-/** The docs served by the web app (server/pages/docs.ts): the list, a page with heading ids and links between docs, 404s. */
+/** The docs served by the web app (server/pages/docs/docs.ts): the list, a page with heading ids and links between docs, 404s. */
 import { rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';

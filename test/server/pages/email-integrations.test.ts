@@ -1,5 +1,5 @@
 /**
- * Email integrations' addresses (server/pages/channel-links.ts, shared/services/email-channels.ts): confirmation
+ * Email integrations' addresses (server/pages/integrations/channel-links.ts, shared/services/email-channels.ts): confirmation
  * mailed on every creation path, confirmed by link, one-click unsubscribe; mail caught by a real SMTP receiver.
  */
 import { expect } from 'chai';
@@ -7,7 +7,7 @@ import type supertest from 'supertest';
 import { Channel } from '../../../shared/models/channel.js';
 import { CONFIRM_TTL_MS, addressToken } from '../../../shared/notify/address-links.js';
 import { config } from '../../../shared/config.js';
-import { MAILS_PER_EMAIL } from '../../../server/pages/limits.js';
+import { MAILS_PER_EMAIL } from '../../../server/pages/kit/limits.js';
 import { buildChannel, buildProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 import { linkPathIn, mailTo, useMailbox } from '../../helpers/mailbox.js';

@@ -1,4 +1,4 @@
-/** Form bodies the pages refuse with a 4xx page, never a 500 (issue 31 item 1, flaw 7): over 64 KB, or with a NUL character. */
+/** Form bodies the pages refuse with a 4xx page, never a 500 (docs/security.md): over 64 KB, or with a NUL character. */
 import { expect } from 'chai';
 import { Project } from '../../../shared/models/project.js';
 import { buildUser, csrfOf, signIn, webAgent } from '../../helpers/web.js';

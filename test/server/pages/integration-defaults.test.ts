@@ -18,9 +18,9 @@ import { recordTestFlip } from '../../helpers/flips.js';
 import { waitFor } from '../../helpers/poll.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 import { api } from '../routes/support.js';
-import { channelValueOf } from '../../../server/services/channels.js';
+import { channelValueOf } from '../../../server/services/channel-input.js';
 import { VALIDATION_PREFIX } from '../../../server/schemas/parse.js';
-import { forMembers } from '../../../server/pages/integration-messages.js';
+import { forMembers } from '../../../server/pages/integrations/integration-messages.js';
 import { assignChannel } from '../../../shared/services/channels.js';
 
 /** A project with a read-write member signed in, and the CSRF token of the integrations page. */

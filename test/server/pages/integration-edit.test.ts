@@ -1,5 +1,5 @@
 /**
- * Editing a channel through its kind's form (server/pages/channel-form.ts): non-secret settings filled in, secrets
+ * Editing a channel through its kind's form (server/pages/integrations/channel-form.ts): non-secret settings filled in, secrets
  * never shown back (empty keeps, "remove" drops an optional one), an alias kind kept, and choosing another kind
  * (the "Choose" button, or a kind changed without the page's script) shows its fields and saves nothing.
  */
@@ -48,7 +48,7 @@ describe('integrations page: editing through the kind’s form', () => {
     expect(JSON.parse(await stored(channel._id))).to.deep.equal({ chat_id: '-1009999' });
   });
 
-  it('asks for the stored secrets again when the server or URL changes, so none goes to a new host (issue 31, flaw 5)', async () => {
+  it('asks for the stored secrets again when the server or URL changes, so none goes to a new host', async () => {
     const value = JSON.stringify({ url: 'https://gotify.example.org', token: 'AbCdEf-gotify-app-token' });
     const channel = await buildChannel(built, { name: 'push', kind: 'gotify', value });
     const moved = await save(channel, { url: 'https://attacker.example', token: '' });

@@ -1,13 +1,13 @@
 /**
- * The integrations page's form made for each kind (server/pages/channel-kinds.ts, channel-form.ts, channel-view.ts):
+ * The integrations page's form made for each kind (server/pages/integrations/channel-kinds.ts, channel-form.ts, channel-view.ts):
  * labelled fields with instructions, the kind's Joi message under the field at fault with nothing stored, and what a
  * right form stores equal to what `POST /api/v3/integrations/` stores for the same settings.
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Channel, type ChannelDoc } from '../../../shared/models/channel.js';
-import { channelValueOf } from '../../../server/services/channels.js';
-import { settingsOfForm } from '../../../server/pages/channel-form.js';
+import { channelValueOf } from '../../../server/services/channel-input.js';
+import { settingsOfForm } from '../../../server/pages/integrations/channel-form.js';
 import { buildChannel, buildProject, type TestProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
 import { api } from '../routes/support.js';

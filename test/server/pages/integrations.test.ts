@@ -1,5 +1,5 @@
 /**
- * Integrations in the browser (server/pages/integrations.ts, channel-form.ts): the list with assigned checks and the
+ * Integrations in the browser (server/pages/integrations/integrations.ts, channel-form.ts): the list with assigned checks and the
  * last delivery, add/edit/delete with the API's validation beside the field (each kind's fields: integration-fields.test.ts), the Test button through the real
  * provider to a local receiver, its rate limit, and the check page's notification log.
  */
@@ -12,7 +12,7 @@ import { parseChannelSettings } from '../../../shared/notify/kinds.js';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { buildUser, csrfOf, join, signIn, webAgent } from '../../helpers/web.js';
-import { TESTS_PER_PROJECT, TESTS_PER_USER } from '../../../server/pages/integrations.js';
+import { TESTS_PER_PROJECT, TESTS_PER_USER } from '../../../server/pages/integrations/integrations.js';
 
 /** A project with a member of `role` signed in, and the CSRF token of the integrations page. */
 async function setUp(role: 'rw' | 'ro' = 'rw'): Promise<{ built: TestProject; agent: supertest.Agent; _csrf: string; base: string }> {
@@ -125,7 +125,7 @@ describe('integrations in the browser', () => {
     expect(failed.text).to.match(/id="test-result">Test: test notification failed: [^<]*500/);
   });
 
-  it(`limits tests per person (${TESTS_PER_USER} an hour) and per project (${TESTS_PER_PROJECT}), across channels (issue 31, flaw 8)`, async () => {
+  it(`limits tests per person (${TESTS_PER_USER} an hour) and per project (${TESTS_PER_PROJECT}), across integrations`, async () => {
     receiver = await startReceiver();
     const { built, agent, _csrf, base } = await setUp();
     const channels = await Promise.all(Array.from({ length: TESTS_PER_PROJECT + 1 }, (_, i) => buildChannel(built, { name: `hook ${i}`, kind: 'webhook', value: `${receiver!.url}/${i}` })));

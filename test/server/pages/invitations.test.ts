@@ -1,4 +1,4 @@
-/** Invitations (server/pages/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
+/** Invitations (server/pages/members/members.ts, shared/services/invitations.ts): signed, once, for 7 days, for one address. */
 import { expect } from 'chai';
 import { Membership } from '../../../shared/models/membership.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
@@ -101,7 +101,7 @@ describe('invitations', () => {
   });
 });
 
-describe('invitations: sign-up through a link (issue 31 item 1, flaw 1)', () => {
+describe('invitations: sign-up through a link, only for the address it was made for', () => {
   /** Posts the sign-up form of the invitation `path` with `email`. */
   async function signUp(path: string, email: string) {
     const token = path.split('/').pop() ?? '';
@@ -165,7 +165,7 @@ describe('invitations: sign-up through a link (issue 31 item 1, flaw 1)', () => 
   });
 });
 
-describe('members: the last owner (issue 31 item 1, flaw 6)', () => {
+describe('members: the last owner', () => {
   it('keeps an owner when two owners demote each other at the same moment', async () => {
     for (let round = 0; round < 5; round += 1) {
       const { project } = await buildProject();

@@ -1,5 +1,5 @@
 /**
- * The checks list and status at a glance in a real browser (server/pages/check-list.ts, glance.ts, static/list.js):
+ * The checks list and status at a glance in a real browser (server/pages/checks/list/check-list.ts, glance.ts, static/list.js):
  * the title and favicon turn to down live when a check gets a /fail ping; a run's duration appears in its row live; an
  * integration switched on and off in place; the list filtered by a tag chip and a status, sorted, and one check found by search among 10,000; axe finds nothing
  * serious on the list or the project list; the project list's title and favicon turn to down live too. Screenshots: docs/screenshots/checks-list.png and projects.png.

@@ -1,5 +1,5 @@
 /**
- * The checks list's ping URLs in a real browser (server/pages/ping-urls.ts, views/ping-url-slug.eta): a read-write
+ * The checks list's ping URLs in a real browser (server/pages/checks/list/ping-urls.ts, views/ping-url-slug.eta): a read-write
  * member sees a check's URL by UUID and, when it has a slug, by slug (`<BASE_URL>/ping/<ping key>/<slug>`), each with
  * its own Copy button that copies that URL; the list passes axe-core at zero serious findings.
  */

@@ -1,5 +1,5 @@
 /**
- * Mailed links in a real browser (issue 31, item 2): a forgotten password reset from the emailed link, a sign-in by
+ * Mailed links in a real browser (docs/security.md, "Mail links"): a forgotten password reset from the emailed link, a sign-in by
  * link, and an address change confirmed from the new address; the mail is caught by a real local SMTP receiver.
  */
 import { expect } from 'chai';

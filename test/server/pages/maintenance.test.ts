@@ -1,5 +1,5 @@
 /**
- * Maintenance windows in the browser (server/pages/maintenance.ts, issue 22): create, list as active, edit, delete through
+ * Maintenance windows in the browser (server/pages/checks/maintenance.ts; docs/alerting-rules.md, "Maintenance windows"): create, list as active, edit, delete through
  * the API's service; read-only members see the list only (403 on POST); CSRF required; the API's message beside a bad field.
  */
 import { expect } from 'chai';

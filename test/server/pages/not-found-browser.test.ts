@@ -1,5 +1,5 @@
 /**
- * The 404 page in a real browser (server/pages/not-found.ts): an unknown address, outside the pages' paths and inside
+ * The 404 page in a real browser (server/pages/kit/not-found.ts): an unknown address, outside the pages' paths and inside
  * a project's, shows a page in the app's layout with a link home, which passes axe-core at zero serious findings
  * (screenshot: docs/screenshots/not-found.png is a copy of TEST_OUTPUT_DIR's).
  */

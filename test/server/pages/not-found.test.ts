@@ -1,5 +1,5 @@
 /**
- * The web app's 404 (server/pages/not-found.ts) over HTTP: a browser's request (Accept: text/html) for an unknown
+ * The web app's 404 (server/pages/kit/not-found.ts) over HTTP: a browser's request (Accept: text/html) for an unknown
  * address gets a page in the app's layout with a link home, signed in or not; any other client gets the JSON 404 as
  * before, and `/api/…` and `/ping/…` paths keep their JSON and plain-text 404s whatever the Accept header says.
  */

@@ -8,7 +8,7 @@ import { Check } from '../../../shared/models/check.js';
 import { TEST_OUTPUT_DIR } from '../../helpers/browser.js';
 import { signInToNewProject, useBrowser } from '../../helpers/pages.js';
 
-describe('OnCalendar checks in the web editor (behaviour.md §7 item 6)', function () {
+describe('OnCalendar checks in the web editor (docs/api.md, "OnCalendar schedules")', function () {
   this.timeout(120_000);
   const fixture = useBrowser();
 

@@ -1,4 +1,4 @@
-/** Projects and roles (server/pages/projects.ts, guard.ts): owner, read-write and read-only, 403 and 404 pages. */
+/** Projects and roles (server/pages/members/projects.ts, guard.ts): owner, read-write and read-only, 403 and 404 pages. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { Project } from '../../../shared/models/project.js';

@@ -1,5 +1,5 @@
 /**
- * Email reports and reminders in a real browser (issue 31 item 6): chromium chooses a weekly report and hourly reminders on the account page and
+ * Email reports and reminders in a real browser (docs/reports.md): chromium chooses a weekly report and hourly reminders on the account page and
  * sees them saved, then opens a mail's unsubscribe link and confirms with its button; both pages are scanned by axe-core. Screenshots of the
  * settings and of the unsubscribe page go to docs/screenshots/.
  */

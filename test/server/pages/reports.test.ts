@@ -1,4 +1,4 @@
-/** Email reports and reminders on the account page (server/pages/reports.ts; issue 31 item 6): the settings form and the unsubscribe link. */
+/** Email reports and reminders on the account page (server/pages/account/reports.ts; docs/reports.md): the settings form and the unsubscribe link. */
 import { expect } from 'chai';
 import { config } from '../../../shared/config.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';

@@ -1,5 +1,5 @@
 /**
- * Alerting rules in a real browser (issue 22, browser part): chromium sets a check's fail threshold in the editor and sees
+ * Alerting rules in a real browser (docs/alerting-rules.md, "In the browser"): chromium sets a check's fail threshold in the editor and sees
  * it saved on the check page, then creates a maintenance window covering that check and sees it listed as active.
  * Screenshots of the rules in the editor and of the maintenance list go to TEST_OUTPUT_DIR (`.data/test-output/`).
  */

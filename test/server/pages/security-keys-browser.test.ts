@@ -1,5 +1,5 @@
 /**
- * Security keys in Chromium (issue 31 item 3, Done when): a key added with Chrome's virtual authenticator (the DevTools
+ * Security keys in Chromium (docs/web-app.md, "Security keys and passkeys"): a key added with Chrome's virtual authenticator (the DevTools
  * WebAuthn domain) through \@simplewebauthn/browser and the account page, then used to sign in; a counter that does not
  * grow (a cloned key) and an assertion for another origin are refused.
  */

@@ -1,6 +1,6 @@
-/** Security keys over HTTP (server/pages/security-keys.ts; issue 31 review findings): the options' answers to a script. */
+/** Security keys over HTTP (server/pages/account/security-keys.ts; docs/web-app.md, "Security keys and passkeys"): the options' answers to a script. */
 import { expect } from 'chai';
-import { SUDO_MS } from '../../../server/pages/sessions.js';
+import { SUDO_MS } from '../../../server/pages/account/sessions.js';
 import { buildUser, csrfOf, signIn, webAgent } from '../../helpers/web.js';
 
 describe('security key options', () => {

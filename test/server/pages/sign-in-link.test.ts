@@ -1,9 +1,9 @@
-/** Sign-in by a mailed link (server/pages/recovery.ts), mail caught by a real SMTP receiver. */
+/** Sign-in by a mailed link (server/pages/account/recovery.ts), mail caught by a real SMTP receiver. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { User } from '../../../shared/models/user.js';
 import { LINK_TTL_MS } from '../../../shared/services/account-links.js';
-import { MAILS_PER_EMAIL } from '../../../server/pages/limits.js';
+import { MAILS_PER_EMAIL } from '../../../server/pages/kit/limits.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';
 import { linkPathIn, mailTo, useMailbox } from '../../helpers/mailbox.js';
 

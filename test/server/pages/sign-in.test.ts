@@ -1,7 +1,7 @@
-/** Sign-in, sign-out and the session cookie (server/pages/account.ts, session.ts, limits.ts). */
+/** Sign-in, sign-out and the session cookie (server/pages/account/account.ts, session.ts, limits.ts). */
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from '../../../server/pages/limits.js';
+import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from '../../../server/pages/kit/limits.js';
 import { createWebHandler } from '../../../server/app.js';
 import { testContext } from '../../helpers/hooks.js';
 import { buildUser, csrfOf, PASSWORD, signIn, tokenOf, webAgent } from '../../helpers/web.js';

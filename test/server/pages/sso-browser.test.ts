@@ -1,5 +1,5 @@
 /**
- * Single sign-on in Chromium (issue 31 item 4, Done when): sign in through a real OpenID Connect provider started by
+ * Single sign-on in Chromium (docs/web-app.md, "Single sign-on"): sign in through a real OpenID Connect provider started by
  * the test (oidc-provider), as a new person (an account is made) and as an existing one; an address the provider does
  * not vouch for, and a domain outside OIDC_ALLOWED_DOMAINS, are refused with a message.
  */

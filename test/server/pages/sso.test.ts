@@ -1,4 +1,4 @@
-/** Single sign-on over HTTP (server/pages/sso.ts, shared/config-sso.ts; issue 31 item 4): refusals, the proxy's user header, password sign-in off, settings. */
+/** Single sign-on over HTTP (server/pages/account/sso.ts, shared/config-sso.ts; docs/web-app.md, "Single sign-on"): refusals, the proxy's user header, password sign-in off, settings. */
 import { expect } from 'chai';
 import { loadConfig } from '../../../shared/config.js';
 import { User } from '../../../shared/models/user.js';

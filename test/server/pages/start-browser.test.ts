@@ -1,5 +1,5 @@
 /**
- * The web app end to end as a person first meets it (issue 20, Tests): `npm start`'s process (dist/scripts/start.js)
+ * The web app end to end as a person first meets it (docs/web-app.md, "Getting started"): `npm start`'s process (dist/scripts/start.js)
  * on an empty database of its own, with a Redis it starts itself; the real `hc-admin user create`; then chromium signs
  * in, creates a project, creates a read-only API key and revokes it, invites a second user who signs up through the
  * link as read-only and sees checks without edit controls; the owner adds an integration, creates a cron check with

@@ -1,5 +1,5 @@
 /**
- * The web app end to end from `npm start`, as a new user (issue 32, Done when): the process (dist/scripts/start.js)
+ * The web app end to end from `npm start`, as a new user (docs/web-app.md, "Getting started", "The checks list"): the process (dist/scripts/start.js)
  * on an empty database of its own, with a Redis it starts itself and its mail sent to a real local SMTP receiver;
  * the real `hc-admin user create`; then chromium: a project, a confirmed email integration and two simple checks; a
  * real curl posts a multi-line output file whose body shows as text in the events list and on the ping's page; a

@@ -1,5 +1,5 @@
 /**
- * Public status pages in a real browser (issue "Public status pages", "Done when"): an owner builds a page with two sections and three checks
+ * Public status pages in a real browser (docs/status-pages.md): an owner builds a page with two sections and three checks
  * and publishes it; a visitor without an account sees it, sees a check's outage arrive live, and an incident note in the page, its JSON and its
  * Atom feed; a password-protected page asks for its password. axe scans the editor, the incidents page, the public page and the password form.
  * Screenshots go to docs/screenshots/.

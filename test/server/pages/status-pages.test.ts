@@ -1,5 +1,5 @@
 /**
- * The status page editor (server/pages/status-pages.ts, status-incidents.ts): settings, components, logo and incidents with each refusal beside
+ * The status page editor (server/pages/status-pages/status-pages.ts, status-incidents.ts): settings, components, logo and incidents with each refusal beside
  * its field; read-only members see the list only; a page of another project is a 404; a maintenance window makes the public page "Under
  * maintenance"; an edit reaches the public page through the change stream.
  */

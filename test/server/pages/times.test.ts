@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { exactTime, humanPeriod, pageTimes, relativeTime, shortDuration, zoneOr } from '../../../server/pages/times.js';
+import { exactTime, humanPeriod, pageTimes, relativeTime, shortDuration, zoneOr } from '../../../server/pages/kit/times.js';
 
 describe('web app times', () => {
   const now = new Date('2026-11-28T12:00:00Z');

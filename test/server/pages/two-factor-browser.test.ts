@@ -1,5 +1,5 @@
 /**
- * Second factors in Chromium (issue 31 item 3, Done when): add an authenticator app from its page (the key under the
+ * Second factors in Chromium (docs/web-app.md, "Two-factor authentication"): add an authenticator app from its page (the key under the
  * QR code typed into a real TOTP generator, otplib), sign in with its code, then with a recovery code; a project that
  * requires a second factor sends a member without one to add it.
  */

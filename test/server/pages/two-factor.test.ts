@@ -1,11 +1,11 @@
-/** Second factors (server/pages/two-factor.ts, shared/services/second-factor.ts; issue 31 item 3): TOTP, recovery codes, sudo mode, projects that require one. */
+/** Second factors (server/pages/account/two-factor.ts, shared/services/second-factor.ts; docs/web-app.md, "Two-factor authentication"): TOTP, recovery codes, sudo mode, projects that require one. */
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { generate } from 'otplib';
 import { ApiKey } from '../../../shared/models/api-key.js';
 import { Project } from '../../../shared/models/project.js';
 import { User, type UserDoc } from '../../../shared/models/user.js';
-import { FACTOR_TRIES_PER_USER } from '../../../server/pages/limits.js';
+import { FACTOR_TRIES_PER_USER } from '../../../server/pages/kit/limits.js';
 import { buildProject } from '../../helpers/factories.js';
 import { buildUser, csrfOf, join, PASSWORD, signIn, webAgent } from '../../helpers/web.js';
 

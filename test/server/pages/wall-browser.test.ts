@@ -1,5 +1,5 @@
 /**
- * The wall display in a real browser (server/pages/wall.ts): a read-only key pasted into `/wall/` shows the project's
+ * The wall display in a real browser (server/pages/wall/wall.ts): a read-only key pasted into `/wall/` shows the project's
  * checks list, which a ping turns up live, and a check page, both without controls, ping URLs or check UUIDs (checks are
  * named by `unique_key`); every page passes
  * axe-core at zero serious findings. Screenshots go to TEST_OUTPUT_DIR (`.data/test-output/`; docs/screenshots/wall.png

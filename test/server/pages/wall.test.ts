@@ -1,5 +1,5 @@
 /**
- * The wall display (server/pages/wall.ts, wall-grant.ts): a pasted read-only key opens one project's checks list and
+ * The wall display (server/pages/wall/wall.ts, wall-grant.ts): a pasted read-only key opens one project's checks list and
  * check pages as read-only, naming checks by `unique_key` and never showing a UUID or a ping URL; a read-write key,
  * a wrong key, writes, other pages and other projects are refused, and revoking the key ends it.
  */

@@ -1,6 +1,6 @@
 /**
- * A read-only API key (a wall display's) never learns a check's UUID, which is all a ping needs (issue 31 item 1,
- * flaw 4; behaviour.md §1.3 rule 1): every path it may read names checks by `unique_key`.
+ * A read-only API key (a wall display's) never learns a check's UUID, which is all a ping needs
+ * (docs/api-reference.md, "Check object"): every path it may read names checks by `unique_key`.
  */
 import { expect } from 'chai';
 import { buildCheck, buildProject, type TestProject } from '../../helpers/factories.js';

@@ -52,7 +52,7 @@ export function apiAt(version: 1 | 2 | 3, key: string | undefined, clock?: Clock
   };
 }
 
-/** Check fields every key sees, in the reference's order (behaviour.md §1.3). */
+/** Check fields every key sees, in the reference's order (docs/api-reference.md, "Check object"). */
 export const COMMON_FIELDS = [
   'name', 'slug', 'tags', 'desc', 'grace', 'n_pings', 'status', 'started', 'last_ping', 'next_ping',
   'manual_resume', 'methods', 'subject', 'subject_fail', 'start_kw', 'success_kw', 'failure_kw',

@@ -1,5 +1,5 @@
 /**
- * A cached status page follows its checks (server/status/cache.ts, shared/status-pages/changes.ts; issue 33 item 4 and "Bad input"): a check
+ * A cached status page follows its checks (server/status/cache.ts, shared/status-pages/changes.ts; docs/status-pages.md, "Under a crowd"): a check
  * deleted through the API or moved to another project leaves the page, and a flip from a real fail ping shows, each within a few seconds, on
  * an app whose cache was warm before the change (the change comes through another app, as from another process).
  */

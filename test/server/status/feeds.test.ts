@@ -1,5 +1,5 @@
 /**
- * A status page's feeds and caching headers (server/status/render.ts and routes.ts; issue 33 items 3 and 4): the Atom feed, the badge, ETags,
+ * A status page's feeds and caching headers (server/status/render.ts and routes.ts; docs/status-pages.md, "Feeds"): the Atom feed, the badge, ETags,
  * Cache-Control, and which pages `/status/` lists and search engines may index.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * A password-protected status page (server/status/access.ts and routes.ts; issue 33 item 1 and "Bad input"): the form, a wrong and a right
+ * A password-protected status page (server/status/access.ts and routes.ts; docs/status-pages.md): the form, a wrong and a right
  * password, the rate limit, the feeds refused without the visit's cookie, and a new password ending old visits.
  */
 import { expect } from 'chai';

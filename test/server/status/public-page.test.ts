@@ -1,5 +1,5 @@
 /**
- * A public status page as a visitor without an account reads it (server/status/routes.ts, issue 33 items 1 and 2): what is shown, what never
+ * A public status page as a visitor without an account reads it (server/status/routes.ts; docs/status-pages.md, "What visitors see"): what is shown, what never
  * is, the escaping of every owner-written text, and the 404s of unknown, unpublished and malformed slugs.
  */
 import { expect } from 'chai';

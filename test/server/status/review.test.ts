@@ -1,5 +1,5 @@
 /**
- * A security and correctness review of the public status pages (issue 33), probed from outside: each test reproduces a flaw found, on the real
+ * A security and correctness review of the public status pages (docs/status-pages.md, "Security"), probed from outside: each test reproduces a flaw found, on the real
  * app over HTTP, with a visitor whose cache was warm before the change.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * What a status page says, read through its JSON and HTML (server/status/snapshot.ts, shared/domain/status-page.ts; issue 33 items 2 and 3):
+ * What a status page says, read through its JSON and HTML (server/status/snapshot.ts, shared/domain/status-page.ts; docs/status-pages.md, "What visitors see"):
  * the overall status, the 90-day bars from stored flips, the incidents kept 90 days, and the JSON's fields.
  */
 import { expect } from 'chai';

@@ -173,7 +173,7 @@ describe('one check raced by pings, a deadline, an API update and a pause', () =
         expect(notifications.every((n) => n.channelId === channel._id), `round ${round}: channels`).to.equal(true);
 
         // Each delivered once: one POST per delivered notification. A notification is only
-        // left unsent when the check was paused when its turn came (behaviour.md §6).
+        // left unsent when the check was paused when its turn came (docs/alerts.md, "Who gets alerted").
         const settled = await waitFor(`round ${round}: every notification settled`, async () => {
           const all = await Notification.find({ checkId: check._id }).lean<NotificationDoc[]>();
           return all.every((n) => n.state === 'delivered' || n.state === 'failed') && all;

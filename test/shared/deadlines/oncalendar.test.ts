@@ -9,7 +9,7 @@ import { downFlips, ping, startTestWorkers, stored, wentDown, type TestWorkers }
 const timeOfDay = (at: Date) => at.toISOString().slice(11, 19);
 
 /** A check made through the API with an OnCalendar schedule, pinged, then left alone with real deadline workers. */
-describe('an OnCalendar check with real workers (behaviour.md §2.2, §7 item 6)', () => {
+describe('an OnCalendar check with real workers (docs/checks.md, "Deadlines"; docs/api.md, "OnCalendar schedules")', () => {
   let project: TestProject;
   let running: TestWorkers;
 

@@ -24,7 +24,7 @@ interface Fixture {
 }
 
 /**
- * Where our engine knowingly differs from cronsim, in real-time matching (§2.4 rule 8)
+ * Where our engine knowingly differs from cronsim, in real-time matching (docs/checks.md, "Cron in detail")
  * across a DST change that is not a whole hour away from midnight. cronsim steps
  * whole hours from a :00 it reached on the old clock, and starts a day at its
  * 00:00 even when the change skipped that midnight; so it skips wall minutes that
@@ -90,7 +90,7 @@ describe(`cron engine against cronsim ${fixture.cronsim} (test/fixtures/cron-cro
   });
 
 
-  it('answers after the last ping where cronsim answers the first pass of a repeated wall hour (§2.4 rule 6)', () => {
+  it('answers after the last ping where cronsim answers the first pass of a repeated wall hour (docs/checks.md, "Cron in detail")', () => {
     const repeated = valid.filter((c) => typeof c.next![0] === 'object' && c.next![0] !== null);
     expect(repeated).to.not.have.lengthOf(0);
     for (const c of repeated) {

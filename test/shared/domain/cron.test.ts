@@ -20,7 +20,7 @@ function utcDays(schedule: string, after: string, count: number): string[] {
   return utcMatches(schedule, after, count).map((iso) => iso.slice(0, 10));
 }
 
-describe('cron syntax (behaviour.md §2.4 rules 2–3, 5)', () => {
+describe('cron syntax (docs/checks.md, "Cron in detail")', () => {
   const valid: Record<string, string> = {
     'every field *': '* * * * *',
     'the lowest value of each field': '0 0 1 1 0',
@@ -96,7 +96,7 @@ describe('cron syntax (behaviour.md §2.4 rules 2–3, 5)', () => {
   });
 });
 
-describe('cron matching (behaviour.md §2.4 rules 2, 4)', () => {
+describe('cron matching (docs/checks.md, "Cron in detail")', () => {
   it('*/n runs from the field minimum', () => {
     expect(utcMatches('*/20 * * * *', '2024-05-05T10:41:00Z', 3)).to.deep.equal([
       '2024-05-05T11:00:00Z',

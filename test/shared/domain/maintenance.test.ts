@@ -22,7 +22,7 @@ describe('shared/domain/maintenance', () => {
     expect(activeUntil(nightly, utc('2024-04-01T00:00:00'))).to.deep.equal(utc('2024-04-01T00:30:00'));
   });
 
-  it('covers each occurrence of an OnCalendar schedule (behaviour.md §7 item 6)', () => {
+  it('covers each occurrence of an OnCalendar schedule (docs/api.md, "OnCalendar schedules")', () => {
     // Weekdays at 09:00 in Riga (EET in January, UTC+2), half an hour long; 2024-01-05 is a Friday.
     const weekdays = { ...nightly, schedule: 'Mon..Fri *-*-* 09:00', tz: 'Europe/Riga', duration: 1800 };
     expect(activeUntil(weekdays, utc('2024-01-05T07:10:00'))).to.deep.equal(utc('2024-01-05T07:30:00'));

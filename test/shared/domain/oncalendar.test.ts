@@ -12,7 +12,7 @@ function occurrences(schedule: string, tz: string, after: string, count = 3): st
   return out;
 }
 
-describe('OnCalendar syntax (behaviour.md §7 item 6, systemd.time(7) as the oncalendar package reads it)', () => {
+describe('OnCalendar syntax (docs/api.md, "OnCalendar schedules", systemd.time(7) as the oncalendar package reads it)', () => {
   const valid: Record<string, string> = {
     'a time alone': '12:34',
     'weekday range, date, time': 'Mon..Fri *-*-* 09:00',
@@ -56,7 +56,7 @@ describe('OnCalendar syntax (behaviour.md §7 item 6, systemd.time(7) as the onc
     expect(() => parseOnCalendar('1-2-3-4')).to.throw(OnCalendarSyntaxError, 'Bad date');
   });
 
-  it('takes one line of exactly 5 fields as cron, anything else as OnCalendar (§3.7 rule 3)', () => {
+  it('takes one line of exactly 5 fields as cron, anything else as OnCalendar (docs/api-reference.md, "Validation")', () => {
     expect(['0 9 * * 1-5', '12:34', 'Mon *-*-* 09:00', '* * * * *\n0 0 * * *'].map(scheduleKind)).to.deep.equal(['cron', 'oncalendar', 'oncalendar', 'oncalendar']);
     expect(isValidSchedule('Mon..Fri *-*-* 09:00')).to.equal(true);
     expect(isValidSchedule('* * * * * *')).to.equal(false);

@@ -22,7 +22,7 @@ function run(check: RuledState, signals: ('success' | 'fail' | 'start')[], step 
   });
 }
 
-/** docs/alerting-rules.md, items 1–3 of issue 22, as pure transitions. */
+/** The ping-side rules of docs/alerting-rules.md (failure threshold, too fast, too often), as pure transitions. */
 describe('shared/domain/rules: applyRules', () => {
   it('is exactly applySignal for a check without rules (and for a threshold of 1)', () => {
     for (const check of [state(), state({ failThreshold: 1, failWindow: null, minDuration: null, minInterval: null })]) {

@@ -14,7 +14,7 @@ describe('runsFromPings', () => {
     expect(runs[0]?.start.toISOString()).to.equal('2026-11-01T00:00:10.000Z');
   });
 
-  it('pairs concurrent rids independently (behaviour.md §2.6 rule 4), in any input order', () => {
+  it('pairs concurrent rids independently (docs/checks.md, "Runs"), in any input order', () => {
     const pings = [ping(4, 'success', 360, 'B'), ping(1, 'start', 0, 'A'), ping(3, 'success', 120, 'A'), ping(2, 'start', 60, 'B')];
     expect(durations(pings)).to.deep.equal([120, 300]);
   });

@@ -23,7 +23,7 @@ describe('nextPingAt', () => {
     });
   });
 
-  describe('cron checks (behaviour.md §2.4 rule 6)', () => {
+  describe('cron checks (docs/checks.md, "Cron in detail")', () => {
     it('gives the next matching minute, seconds 0', () => {
       expect(matches('*/15 * * * *', 'UTC', '2024-05-05T10:11:12.345Z', 2)).to.deep.equal([
         '2024-05-05T10:15:00Z',
@@ -71,7 +71,7 @@ describe('nextPingAt', () => {
     });
   });
 
-  describe('DST, specific-time jobs (behaviour.md §2.4 rule 7)', () => {
+  describe('DST, specific-time jobs (docs/checks.md, "Cron in detail")', () => {
     it('Europe/Riga: 0 3 * * * on 28 Mar 2021 fires at the end of the gap, 04:00+03:00', () => {
       expect(matches('0 3 * * *', 'Europe/Riga', '2021-03-27T12:00:00Z', 2)).to.deep.equal([
         '2021-03-28T04:00:00+03:00',
@@ -135,7 +135,7 @@ describe('nextPingAt', () => {
     });
   });
 
-  describe('DST, interval jobs (behaviour.md §2.4 rule 8)', () => {
+  describe('DST, interval jobs (docs/checks.md, "Cron in detail")', () => {
     it('Europe/Riga: 0 * * * * fires at 03:00 twice on 31 Oct 2021', () => {
       expect(matches('0 * * * *', 'Europe/Riga', '2021-10-31T02:30:00+03:00', 3)).to.deep.equal([
         '2021-10-31T03:00:00+03:00',
@@ -181,7 +181,7 @@ describe('nextPingAt', () => {
   });
 });
 
-describe('isValidCron and hasCronShape (behaviour.md §2.4 rule 5, §3.7 rule 3)', () => {
+describe('isValidCron and hasCronShape (docs/checks.md, "Cron in detail"; docs/api-reference.md, "Validation")', () => {
   for (const expr of ['', '   ', '* * * *', '* * * * * *', '* * * * *\n', '* * *\n* *']) {
     it(`rejects ${JSON.stringify(expr)}: not a single line of 5 fields`, () => {
       expect(hasCronShape(expr)).to.equal(false);

@@ -3,7 +3,7 @@ import moment from 'moment-timezone';
 import { canonicalTz } from '../../../shared/domain/tz.js';
 import { LEGACY_TIME_ZONES } from '../../../shared/domain/tz-legacy.js';
 
-describe('canonicalTz (behaviour.md §2.4 rule 9)', () => {
+describe('canonicalTz (docs/checks.md, "Time zones")', () => {
   for (const tz of ['UTC', 'Etc/UTC', 'Europe/Riga', 'America/New_York', 'Australia/Sydney', 'Etc/GMT+5']) {
     it(`keeps the canonical name ${tz}`, () => {
       expect(canonicalTz(tz)).to.equal(tz);

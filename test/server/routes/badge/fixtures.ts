@@ -26,7 +26,7 @@ const SCENARIOS: Record<Scenario, Partial<CheckDoc>> = {
   down: { status: 'down', lastPing: secondsAgo(600) },
   new: { status: 'new' },
   paused: { status: 'paused', lastPing: secondsAgo(600) },
-  // Started 120 s ago and never finished: past its 60 s grace (behaviour.md §2.3 step 1).
+  // Started 120 s ago and never finished: past its 60 s grace (docs/checks.md, "Status").
   overrun: { status: 'new', lastStart: secondsAgo(120) },
 };
 

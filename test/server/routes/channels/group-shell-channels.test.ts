@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildChannel, buildProject, type TestProject } from '../../../helpers/factories.js';
 import { Channel, type ChannelDoc } from '../../../../shared/models/channel.js';
 import { createChannel } from '../../../../shared/services/channels.js';
-import { channelValueOf } from '../../../../server/services/channels.js';
+import { channelValueOf } from '../../../../server/services/channel-input.js';
 import { AppError } from '../../../../shared/errors.js';
 import { api } from '../support.js';
 

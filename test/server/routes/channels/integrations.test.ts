@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildChannel, buildCheck, buildProject, type TestProject } from '../../../helpers/factories.js';
 import { Channel, type ChannelDoc } from '../../../../shared/models/channel.js';
 import { Check } from '../../../../shared/models/check.js';
-import { channelValueOf } from '../../../../server/services/channels.js';
+import { channelValueOf } from '../../../../server/services/channel-input.js';
 import { api } from '../support.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX';

@@ -38,7 +38,7 @@ describe('GET /api/v3/channels/', () => {
     expect(res.text).to.equal(`{"channels":[{"id":"${a._id}","name":"Ops","kind":"email"}]}`);
   });
 
-  it('answers 405 to POST and DELETE (behaviour.md §3.4: the writes are under integrations/)', async () => {
+  it('answers 405 to POST and DELETE (docs/api-reference.md, "CORS and methods": the writes are under integrations/)', async () => {
     expect((await api(p.apiKey).post('/channels/', { kind: 'email', value: 'a@example.com' })).status).to.equal(405);
     const res = await api(p.apiKey).delete('/channels/');
     expect(res.status).to.equal(405);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildCheck, buildProject, type TestProject } from '../../../helpers/factories.js';
 import { api } from '../support.js';
 
-describe('Management API authentication (behaviour.md §3.2)', () => {
+describe('Management API authentication (docs/api-reference.md, "API keys")', () => {
   let p: TestProject;
   beforeEach(async () => {
     p = await buildProject();

@@ -3,7 +3,7 @@ import { buildChannel, buildCheck, buildProject, type TestProject } from '../../
 import { Check } from '../../../../shared/models/check.js';
 import { api } from '../support.js';
 
-describe('the channels parameter (behaviour.md §3.10)', () => {
+describe('the channels parameter (docs/api-reference.md, "Assigning integrations")', () => {
   let p: TestProject;
   beforeEach(async () => {
     p = await buildProject();

@@ -6,7 +6,7 @@ import { api, COMMON_FIELDS, READ_WRITE_FIELDS } from '../support.js';
 
 const RULES = { fail_threshold: 3, fail_window: 3600, min_duration: 120, min_interval: 600 };
 
-/** [payload, expected message after `json validation error: `] for the rule fields (issue 22 "Bad input"). */
+/** [payload, expected message after `json validation error: `] for the rule fields (docs/alerting-rules.md). */
 const BAD: Array<[object, string]> = [
   [{ fail_threshold: 0 }, 'fail_threshold is too small'],
   [{ fail_threshold: 101 }, 'fail_threshold is too large'],

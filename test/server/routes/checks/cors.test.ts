@@ -4,7 +4,7 @@ import { uniqueKeyOf } from '../../../../shared/domain/ids.js';
 
 const UUID = '7918b17b-a745-4db1-8575-9d2e07c97f79';
 
-/** Path → the methods it allows (behaviour.md §3.4 rule 3). */
+/** Path → the methods it allows (docs/api-reference.md, "CORS and methods"). */
 const PATHS: Array<[string, string]> = [
   ['/api/v3/checks/', 'GET, POST, OPTIONS'],
   [`/api/v3/checks/${UUID}`, 'GET, POST, DELETE, OPTIONS'],
@@ -19,7 +19,7 @@ const PATHS: Array<[string, string]> = [
   ['/api/v3/badges/', 'GET, OPTIONS'],
 ];
 
-describe('Management API CORS and methods (behaviour.md §3.4)', () => {
+describe('Management API CORS and methods (docs/api-reference.md, "CORS and methods")', () => {
   let p: TestProject;
   beforeEach(async () => {
     p = await buildProject();

@@ -19,7 +19,7 @@ describe('GET /api/v3/checks/', () => {
     expect(res.body.checks.map((c: { name: string }) => c.name)).to.deep.equal(['first', 'second']);
   });
 
-  it('answers 404 for /API/V3/checks/ (paths are case-sensitive, behaviour.md §3.1)', async () => {
+  it('answers 404 for /API/V3/checks/ (paths are case-sensitive, docs/api-reference.md, "Paths and versions")', async () => {
     const res = await http().get('/API/V3/checks/').set('X-Api-Key', p.apiKey);
     expect(res.status).to.equal(404);
   });

@@ -5,7 +5,7 @@ import { api, apiAt, fixedClock } from '../support.js';
 
 const kindOf = async (id: string) => (await Check.findById(id).lean())?.kind;
 
-/** OnCalendar schedules through the Management API (behaviour.md §7 item 6, §3.7 rule 3). */
+/** OnCalendar schedules through the Management API (docs/api.md, "OnCalendar schedules"; docs/api-reference.md, "Validation"). */
 describe('OnCalendar checks through the API', () => {
   let p: TestProject;
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 
-describe('Management API request bodies (behaviour.md §3.3)', () => {
+describe('Management API request bodies (docs/api-reference.md, "Request bodies")', () => {
   let p: TestProject;
   beforeEach(async () => {
     p = await buildProject();

@@ -3,7 +3,7 @@ import { buildCheck, buildProject, type TestProject } from '../../../helpers/fac
 import { Check } from '../../../../shared/models/check.js';
 import { api } from '../support.js';
 
-describe('deprecated subject and subject_fail (behaviour.md §3.11)', () => {
+describe('deprecated subject and subject_fail (docs/api-reference.md, "Deprecated subject fields")', () => {
   let p: TestProject;
   beforeEach(async () => {
     p = await buildProject();

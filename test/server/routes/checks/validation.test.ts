@@ -3,7 +3,7 @@ import { buildCheck, buildProject, type TestProject } from '../../../helpers/fac
 import { Check } from '../../../../shared/models/check.js';
 import { api } from '../support.js';
 
-/** [payload, expected message after `json validation error: `] (behaviour.md §3.7). */
+/** [payload, expected message after `json validation error: `] (docs/api-reference.md, "Validation"). */
 const CASES: Array<[object, string]> = [
   [{ name: 5 }, 'name is not a string'],
   [{ name: 'x'.repeat(101) }, 'name is too long'],
@@ -51,7 +51,7 @@ const CASES: Array<[object, string]> = [
   [{ unique: [5] }, "an item in 'unique' has unexpected value"],
 ];
 
-/** `null` gives each field's type error (§3.7 rule 1). */
+/** `null` gives each field's type error (docs/api-reference.md, "Validation"). */
 const NULLS: Array<[string, string]> = [
   ['name', 'name is not a string'],
   ['timeout', 'timeout is not a number'],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildCheck, buildProject, http, type TestProject } from '../../../helpers/factories.js';
 import { bodyBytes, onlyPing } from '../../../helpers/pings.js';
 
-/** Ping bodies (seed: first 10 kB; behaviour.md §4.3 step 5). */
+/** Ping bodies (seed: first 10 kB; docs/pinging.md, "Recording a ping"). */
 describe('ANY /ping/<uuid> with a request body', () => {
   let project: TestProject;
   beforeEach(async () => {

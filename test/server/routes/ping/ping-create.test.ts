@@ -18,7 +18,7 @@ describe('ANY /ping/<ping_key>/<slug>?create=1 (auto-provisioning)', () => {
     expect(res.headers['access-control-allow-origin']).to.equal('*');
   });
 
-  it('gives the new check name = slug = the slug and the §1.8 defaults', async () => {
+  it('gives the new check name = slug = the slug and the defaults of a new check (docs/checks.md, "A new check")', async () => {
     await http(testClock().clock).get(`/ping/${project.pingKey}/nightly?create=1`);
     const check = (await Check.findOne({ projectId: project.project._id }).lean())!;
     expect(check).to.include({ name: 'nightly', slug: 'nightly', tags: '', desc: '', kind: 'simple' });

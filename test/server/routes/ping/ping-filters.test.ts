@@ -5,7 +5,7 @@ import type { CheckDoc } from '../../../../shared/models/check.js';
 
 const keywords: Partial<CheckDoc> = { filterHttpBody: true, successKw: 'SUCCESS, OK', failureKw: 'ERROR', startKw: 'BEGIN' };
 
-/** methods=POST (§4.3 step 7) and the HTTP body keyword filter (§4.4). */
+/** methods=POST (docs/pinging.md, "Recording a ping") and the HTTP body keyword filter (docs/pinging.md, "Body keywords"). */
 describe('ANY /ping/<uuid>: methods and body filters', () => {
   let project: TestProject;
   const post = (path: string, body: string) => http().post(path).set('Content-Type', 'text/plain').send(body);

@@ -29,7 +29,7 @@ async function notificationDates(check: CheckDoc): Promise<Date[]> {
   return (await Notification.find({ checkId: check._id }).lean()).map((n) => n.created);
 }
 
-/** Pruning on every 100th ping (behaviour.md §4.3 step 12). */
+/** Pruning on every 100th ping (docs/pinging.md, "Pruning"). */
 describe('ANY /ping/<uuid>: pruning', () => {
   let project: TestProject;
   const ping = (check: CheckDoc) => http(testClock().clock).get(`/ping/${check._id}`);

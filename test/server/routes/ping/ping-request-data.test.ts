@@ -3,7 +3,7 @@ import { buildCheck, buildProject, http, type TestProject } from '../../../helpe
 import { onlyPing, storedCheck, storedPings } from '../../../helpers/pings.js';
 import type { CheckDoc } from '../../../../shared/models/check.js';
 
-/** remote_addr, scheme, ua and rid of a logged ping (behaviour.md §1.5, §4.3 step 9), behind a trusted proxy. */
+/** remote_addr, scheme, ua and rid of a logged ping (docs/pinging.md, "What a ping records", "Recording a ping"), behind a trusted proxy. */
 describe('ANY /ping/<uuid>: request data', () => {
   let project: TestProject;
   let check: CheckDoc;

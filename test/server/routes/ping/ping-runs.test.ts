@@ -5,8 +5,8 @@ import { storedCheck, storedPings, testClock, type TestClock } from '../../../he
 const RID_A = '0b1e5a3c-1111-4a2b-8c3d-000000000001';
 const RID_B = '0b1e5a3c-2222-4a2b-8c3d-000000000002';
 
-/** Run tracking through pings (behaviour.md §2.6). */
-describe('Pinging API run tracking (§2.6)', () => {
+/** Run tracking through pings (docs/checks.md, "Runs"). */
+describe('Pinging API run tracking (docs/checks.md, "Runs")', () => {
   let project: TestProject;
   let tc: TestClock;
   const ping = (path: string) => http(tc.clock).get(path);

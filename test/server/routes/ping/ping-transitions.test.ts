@@ -8,15 +8,15 @@ import { onlyPing, storedCheck, storedFlips, storedPings, testClock, T0 } from '
 const HOUR_MS = 3600_000;
 const earlier = new Date(T0.getTime() - 2 * HOUR_MS);
 
-/** behaviour.md §2.5 rows 2–11, driven through the Pinging API. */
-describe('Pinging API state transitions (§2.5)', () => {
+/** docs/checks.md, "What changes a check", driven through the Pinging API. */
+describe('Pinging API state transitions (docs/checks.md, "What changes a check")', () => {
   let project: TestProject;
   const ping = (path: string) => http(testClock().clock).get(path);
   beforeEach(async () => {
     project = await buildProject();
   });
 
-  it('row 2: new + success → up, flip new→up with reason "", stored processed (no notification)', async () => {
+  it('new + success → up, flip new→up with reason "", stored processed (no notification)', async () => {
     const check = await buildCheck(project);
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
@@ -25,7 +25,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(flip.processed).to.deep.equal(T0);
   });
 
-  it('row 3: up whose live status is already down + success → up, no flip, last_ping = now', async () => {
+  it('up whose live status is already down + success → up, no flip, last_ping = now', async () => {
     const check = await buildCheck(project, { status: 'up', lastPing: earlier, timeout: 60, grace: 60 });
     await ping(`/ping/${check._id}`);
     const stored = await storedCheck(check._id);
@@ -34,7 +34,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(await storedFlips(check._id)).to.have.length(0);
   });
 
-  it('row 4: down + success → up, flip down→up stored with its notification and notify job', async () => {
+  it('down + success → up, flip down→up stored with its notification and notify job', async () => {
     const channel = await buildChannel(project);
     const check = await buildCheck(project, { status: 'down', lastPing: earlier, channels: [channel._id] });
     await ping(`/ping/${check._id}`);
@@ -47,7 +47,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect((await storedCheck(check._id)).status).to.equal('up');
   });
 
-  it('row 5: paused (manual_resume false) + success → up, flip paused→up stored processed', async () => {
+  it('paused (manual_resume false) + success → up, flip paused→up stored processed', async () => {
     const check = await buildCheck(project, { status: 'paused' });
     await ping(`/ping/${check._id}`);
     const [flip] = await storedFlips(check._id);
@@ -57,7 +57,7 @@ describe('Pinging API state transitions (§2.5)', () => {
   });
 
   for (const from of ['new', 'up', 'paused'] as const) {
-    it(`row 6: ${from} + fail → down, flip reason fail, last_start cleared, no deadline`, async () => {
+    it(`${from} + fail → down, flip reason fail, last_start cleared, no deadline`, async () => {
       const channel = await buildChannel(project);
       const check = await buildCheck(project, { status: from, lastPing: earlier, lastStart: earlier, lastStartRid: null, channels: [channel._id] });
       await ping(`/ping/${check._id}/fail`);
@@ -79,7 +79,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(await testContext().queues.notify.count()).to.equal(0);
   });
 
-  it('row 7: down + fail → down, no flip, last_ping = now, last_start cleared', async () => {
+  it('down + fail → down, no flip, last_ping = now, last_start cleared', async () => {
     const check = await buildCheck(project, { status: 'down', lastPing: earlier, lastStart: earlier });
     await ping(`/ping/${check._id}/fail`);
     const stored = await storedCheck(check._id);
@@ -88,7 +88,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(await storedFlips(check._id)).to.have.length(0);
   });
 
-  it('row 8: up + start keeps status and last_ping, sets last_start and rid, pulls the deadline in', async () => {
+  it('up + start keeps status and last_ping, sets last_start and rid, pulls the deadline in', async () => {
     const check = await buildCheck(project, { status: 'up', lastPing: T0, timeout: 86400, grace: 60 });
     const rid = '5f0c4b0e-6a34-4d0e-9d8c-0b1f6f3b2a11';
     await ping(`/ping/${check._id}/start?rid=${rid}`);
@@ -98,7 +98,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(stored.deadline).to.deep.equal(new Date(T0.getTime() + 60_000));
   });
 
-  it('row 8: a paused check (manual_resume false) stays paused on start but its run timer is armed', async () => {
+  it('a paused check (manual_resume false) stays paused on start but its run timer is armed', async () => {
     const check = await buildCheck(project, { status: 'paused', grace: 120 });
     await ping(`/ping/${check._id}/start`);
     const stored = await storedCheck(check._id);
@@ -107,7 +107,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect(await storedFlips(check._id)).to.have.length(0);
   });
 
-  it('row 9: log leaves status, last_ping and the deadline as they were', async () => {
+  it('log leaves status, last_ping and the deadline as they were', async () => {
     const deadline = new Date(T0.getTime() + HOUR_MS);
     const check = await buildCheck(project, { status: 'up', lastPing: earlier, timeout: 7200, grace: 3600, deadline });
     await ping(`/ping/${check._id}/log`);
@@ -117,7 +117,7 @@ describe('Pinging API state transitions (§2.5)', () => {
     expect((await onlyPing(check._id)).kind).to.equal('log');
   });
 
-  it('row 11: paused with manual_resume logs every signal as ign and changes nothing else', async () => {
+  it('paused with manual_resume logs every signal as ign and changes nothing else', async () => {
     const check = await buildCheck(project, { status: 'paused', manualResume: true });
     for (const s of ['', '/start', '/fail', '/log', '/0', '/1']) await ping(`/ping/${check._id}${s}`);
     expect((await storedPings(check._id)).map((p) => p.kind)).to.deep.equal(Array(6).fill('ign'));

@@ -4,7 +4,7 @@ import { uniqueKeyOf } from '../../../../shared/domain/ids.js';
 import { Ping } from '../../../../shared/models/ping.js';
 import { apiAt } from '../support.js';
 
-/** behaviour.md §3.1 rule 1: the v3 operations answer under /api/v1/ and /api/v2/ too. */
+/** docs/api-reference.md, "Paths and versions": the v3 operations answer under /api/v1/ and /api/v2/ too. */
 for (const version of [1, 2] as const) {
   describe(`/api/v${version}/ serves the v3 operations`, () => {
     let p: TestProject;

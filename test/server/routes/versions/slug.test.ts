@@ -3,7 +3,7 @@ import { buildCheck, buildProject, type TestProject } from '../../../helpers/fac
 import { storedCheck } from '../../../helpers/pings.js';
 import { apiAt } from '../support.js';
 
-/** behaviour.md §7 item 5 and §3.6 Create rule 5: v1 and v2 derive `slug` from `name`; v3 never does. */
+/** docs/api-reference.md, "Paths and versions", "Endpoints": v1 and v2 derive `slug` from `name`; v3 never does. */
 describe('slug derived from name in v1 and v2', () => {
   let p: TestProject;
   beforeEach(async () => {

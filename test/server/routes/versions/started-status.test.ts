@@ -7,7 +7,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3600_000;
 const ago = (ms: number): Date => new Date(NOW.getTime() - ms);
 
-/** behaviour.md §7 item 5: v1 reports a run in progress as `started`; v2 and v3 report the underlying status. */
+/** docs/api-reference.md, "Paths and versions": v1 reports a run in progress as `started`; v2 and v3 report the underlying status. */
 describe('status of a started check in v1, v2 and v3', () => {
   let p: TestProject;
   beforeEach(async () => {

@@ -3,7 +3,7 @@ import { buildCheck, buildProject, type TestProject } from '../../../helpers/fac
 import { Ping } from '../../../../shared/models/ping.js';
 import { apiAt, BASE_URL } from '../support.js';
 
-/** behaviour.md §1.3, §1.5, §7 item 5: response URLs use the request's version path; ping_url and badge_url do not. */
+/** docs/api-reference.md, "Check object", "Ping object", "Paths and versions": response URLs use the request's version path; ping_url and badge_url do not. */
 describe('URLs in responses follow the request version', () => {
   let p: TestProject;
   beforeEach(async () => {
