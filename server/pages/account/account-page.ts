@@ -18,6 +18,10 @@ import { fieldOf, listOf, ticked } from '../kit/forms.js';
 import type { UserSessions } from './sessions.js';
 import type { AccountLimits } from '../kit/limits.js';
 import type { Clock } from '../../../shared/clock.js';
+import type { AccountView } from './views.js';
+
+/** What a form of the account page shows again: its error beside it and what was typed. */
+export type AccountPageData = Partial<Pick<AccountView, 'error' | 'displayError' | 'displayTz' | 'emailError' | 'newEmail'>>;
 
 /** The projects whose only owner is `userId`, by name. */
 async function soleOwned(userId: string): Promise<ProjectDoc[]> {
@@ -27,7 +31,7 @@ async function soleOwned(userId: string): Promise<ProjectDoc[]> {
 }
 
 /** Renders the account page with the user's sessions and projects, and `data` (a form's error). */
-export async function accountPage(req: Request, res: Response, sessions: UserSessions, data: Record<string, unknown> = {}, status = 200): Promise<void> {
+export async function accountPage(req: Request, res: Response, sessions: UserSessions, data: AccountPageData = {}, status = 200): Promise<void> {
   const userId = currentUser(res)?._id ?? '';
   const [list, projects] = await Promise.all([sessions.list(req, userId), projectsOf(userId)]);
   render(req, res, 'account', { title: 'Account', error: '', sessions: list, projects, roleLabels: ROLE_LABELS, ...data }, status);

@@ -19,6 +19,7 @@ import { accountPage } from './account-page.js';
 import { awaitSecondFactor } from './two-factor.js';
 import { hasSecondFactor } from '../../../shared/services/second-factor.js';
 import type { UserSessions } from './sessions.js';
+import type { SignInView, SignUpView } from './views.js';
 
 /**
  * Whether `/signup/` is open for this request, and through which invitation: a usable invitation token in `invite`
@@ -38,7 +39,7 @@ const TOO_MANY = 'Too many attempts. Wait a few minutes, then try again.';
 /** Routes of the account pages. */
 export function accountRouter(options: WebOptions, limiter: AccountLimits, sessions: UserSessions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const signInPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
+  const signInPage = (req: Request, res: Response, data: Partial<Pick<SignInView, 'email' | 'next' | 'error'>>, status = 200): void =>
     render(req, res, 'signin', { title: 'Sign in', registrationOpen: options.registrationOpen, sso: options.sso, email: '', error: '', ...data }, status);
 
   router.get('/', (_req, res) => res.redirect(303, currentUser(res) ? '/projects/' : '/signin/'));
@@ -64,7 +65,7 @@ export function accountRouter(options: WebOptions, limiter: AccountLimits, sessi
     res.redirect(303, '/signin/');
   });
 
-  const signUpPage = (req: Request, res: Response, data: Record<string, unknown>, status = 200): void =>
+  const signUpPage = (req: Request, res: Response, data: Partial<Pick<SignUpView, 'invite' | 'email' | 'invited' | 'error'>>, status = 200): void =>
     render(req, res, 'signup', { title: 'Sign up', email: '', error: '', invited: false, ...data }, status);
   router.get('/signup/', async (req, res) => {
     const invite = typeof req.query.invite === 'string' ? req.query.invite : '';

@@ -20,6 +20,7 @@ import { awaitSecondFactor } from './two-factor.js';
 import { hasSecondFactor } from '../../../shared/services/second-factor.js';
 import type { UserDoc } from '../../../shared/models/user.js';
 import { sendServiceMail } from '../../../shared/mail.js';
+import type { MailRequestView } from './views.js';
 
 const log = logger.child({ module: 'recovery' });
 
@@ -68,7 +69,7 @@ export function recoveryRouter(options: WebOptions, limits: AccountLimits, sessi
     if (notice) req.session.notice = notice;
     res.redirect(303, to);
   };
-  const requestPage = (req: Request, res: Response, kind: Kind, data: Record<string, unknown> = {}, status = 200): void =>
+  const requestPage = (req: Request, res: Response, kind: Kind, data: Partial<Pick<MailRequestView, 'email' | 'error' | 'sent'>> = {}, status = 200): void =>
     render(req, res, 'mail-request', { ...KINDS[kind], kind, email: '', error: '', sent: false, ...data }, status);
 
   const askFor = (kind: Kind, limit: AttemptLimit) => async (req: Request, res: Response) => {

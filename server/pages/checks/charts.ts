@@ -11,6 +11,7 @@ import { downtimesByMonth, recentMonths, statusPeriods, uptimeIn, type MonthDown
 import { flipsSince, newestPings, pingsSince } from './chart-data.js';
 import { currentUser } from '../kit/render.js';
 import { zoneOr } from '../kit/times.js';
+import { checkName } from '../kit/check-name.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -166,7 +167,7 @@ export async function projectTimeline(checks: readonly CheckDoc[], now: Date, zo
     const downs = periods.filter((p) => p.status === 'down');
     return {
       id: check._id,
-      name: check.name || check._id,
+      name: checkName(check),
       y: axis + i * row,
       runs: runs.map((run) => span(run.start, run.end, run)),
       downs: downs.map((p) => span(p.from, p.to, p)),

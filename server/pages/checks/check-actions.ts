@@ -24,12 +24,20 @@ import { inputOf, valuesOf } from './check-form.js';
 import { FieldError, fieldOf } from '../kit/forms.js';
 import { emailExample } from './usage.js';
 import { checkOfPath } from './checks.js';
+import { confirmed, renderConfirm, type ConfirmStep } from '../kit/confirm-step.js';
+import { addQuickEdit, quickOf, tagOptionsOf, type QuickEdit } from './check-quick.js';
+import { checkName } from '../kit/check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
-/** What views/check-actions.eta shows: the projects a check may move to, its ping email address and that address's example. */
+/**
+ * What views/check-actions.eta shows: the projects a check may move to, its ping email address and that address's example, and the quick
+ * edit's values with the project's tags for its tag field.
+ */
 export interface CheckActionsView {
   targets: { id: string; name: string }[];
+  quick: QuickEdit;
+  tagOptions: string[];
   email: string;
   emailExample: { id: string; label: string; code: string };
 }
@@ -69,10 +77,13 @@ export function checkActionsRouter(deps: AppDeps): Router {
         .filter((m) => CAN.write(m.role) && m.project._id !== project._id)
         .map((m) => ({ id: m.project._id, name: m.project.name || 'Unnamed project' }));
       const email = checkEmailAddress(check._id, config.pingEmailDomain);
-      res.locals.pageData = { actions: { targets, email, emailExample: emailExample(email) } satisfies CheckActionsView };
+      const tagOptions = await tagOptionsOf(project._id);
+      res.locals.pageData = { actions: { targets, quick: quickOf(check), tagOptions, email, emailExample: emailExample(email) } satisfies CheckActionsView };
     }
     next();
   });
+
+  addQuickEdit(router, deps);
 
   router.post(`${ONE}ping`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
@@ -84,9 +95,20 @@ export function checkActionsRouter(deps: AppDeps): Router {
     res.redirect(303, pageOf(check));
   });
 
+  const copyStep = (check: CheckDoc): ConfirmStep => ({
+    heading: `Copy “${checkName(check)}”?`,
+    text: 'A new check is made with the same settings, schedule, tags and integrations, and a ping URL of its own; it starts new, with no pings.',
+    action: `${pageOf(check)}copy`,
+    button: 'Create the copy',
+    cancel: pageOf(check),
+  });
+  router.get(`${ONE}copy/`, projectAccess('write'), async (req, res) => {
+    renderConfirm(req, res, copyStep(await checkOfPath(req, res)), { tab: 'checks', ...accessOf(res) });
+  });
   router.post(`${ONE}copy`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    const name = `${check.name || 'Unnamed check'} (copy)`;
+    if (!confirmed(req)) return renderConfirm(req, res, copyStep(check), { tab: 'checks', ...accessOf(res) });
+    const name = `${checkName(check)} (copy)`;
     let input;
     try {
       input = inputOf({ ...valuesOf(check), name, slug: check.slug ? slugify(name) : '' }, null);
@@ -114,7 +136,7 @@ export function checkActionsRouter(deps: AppDeps): Router {
 
   router.get(`${ONE}clear/`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    render(req, res, 'check-clear', { title: `Clear events of ${check.name || 'check'}`, tab: 'checks', ...accessOf(res), check });
+    render(req, res, 'check-clear', { title: `Clear events of ${checkName(check)}`, tab: 'checks', ...accessOf(res), check });
   });
   router.post(`${ONE}clear`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);

@@ -24,6 +24,8 @@ import { checkState } from './check-state.js';
 import { findPing, pingDetails } from './ping-details.js';
 import { bytesOf } from './ping-text.js';
 import { checkSegment } from '../kit/wall-checks.js';
+import type { EventsPartView } from './views.js';
+import { checkName } from '../kit/check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 /** Notifications a check's page lists, newest first. */
@@ -46,7 +48,7 @@ function cursorOf(check: CheckDoc, rows: EventRow[]): string {
 }
 
 /** What the events partial (views/check-events.eta) needs, for the page at `eventsPath`. */
-async function eventsView(res: Response, check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string) {
+async function eventsView(res: Response, check: CheckDoc, pingLogLimit: number, query: EventsQuery, size: number, eventsPath: string): Promise<Omit<EventsPartView, 'eventsHeading' | 'logLink'>> {
   const { rows, older } = await loadEvents(check, pingLogLimit, query, size);
   const newest = query.kind === null && query.before === null;
   const live = newest ? `${pathOf(res, check)}events?${cursorOf(check, rows)}` : null;
@@ -71,7 +73,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const state = await checkState(check, timesOf(req, res));
     const charts = await chartsOfPage(res, check);
     const data = { project, role, can: CAN, check, json, channels, examples, notifications, parents, flips, state, charts };
-    render(req, res, 'check', { title: check.name || 'Check', tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
+    render(req, res, 'check', { title: checkName(check), tab: 'checks', ...data, ...events, eventsHeading: 'Events', logLink: true });
   });
 
   router.get(`${ONE}log/`, projectAccess('read'), async (req, res) => {
@@ -79,7 +81,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const events = await eventsView(res, check, project.pingLogLimit, parseEventsQuery(req.query), LOG_PINGS, `${pathOf(res, check)}log/`);
-    const title = `Log of ${check.name || 'check'}`;
+    const title = `Log of ${checkName(check)}`;
     render(req, res, 'check-log', { title, tab: 'checks', project, role, check, size: LOG_PINGS, ...events, eventsHeading: 'Events', logLink: false });
   });
 
@@ -101,7 +103,7 @@ export function checkPageRouter(deps: AppDeps): Router {
     const check = await checkOfPath(req, res);
     res.locals.checkTz = check.tz;
     const details = await pingDetails(await findPing(check, project.pingLogLimit, String(req.params.n)));
-    const title = `Ping #${details.ping.n} of ${check.name || 'check'}`;
+    const title = `Ping #${details.ping.n} of ${checkName(check)}`;
     render(req, res, 'ping', { title, tab: 'checks', project, role, check, details, checkPath: pathOf(res, check) });
   });
 

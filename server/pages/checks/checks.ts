@@ -15,6 +15,8 @@ import { inputOf, scheduleOf, serviceFieldError, submittedValues, UNITS, valuesO
 import { FieldError } from '../kit/forms.js';
 import { previewRuns } from './cron-preview.js';
 import { checkFilterOf } from '../kit/wall-checks.js';
+import { projectTags, suggestedSlug, zoneNames } from './editor-hints.js';
+import { checkName } from '../kit/check-name.js';
 
 const ONE = '/projects/:projectId/checks/:checkId/';
 
@@ -46,10 +48,12 @@ export function checksRouter(deps: AppDeps): Router {
   const editor = async (req: Request, res: Response, check: CheckDoc | null, values: CheckFormValues, error: FieldError | null, status = 200) => {
     const { project } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1 }).lean<ChannelDoc[]>();
-    const others = (await sorted(project._id)).filter((other) => other._id !== check?._id);
+    const all = await sorted(project._id);
+    const others = all.filter((other) => other._id !== check?._id);
     const preview = values.kind !== 'simple' ? previewRuns(scheduleOf(values), values.tz, deps.clock()) : null;
-    const title = check ? `Edit ${check.name || 'check'}` : 'New check';
-    render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, others, preview, error }, status);
+    const title = check ? `Edit ${checkName(check)}` : 'New check';
+    const hints = { tagOptions: projectTags(all), zoneNames: zoneNames(), slugSuggestion: suggestedSlug(values.name, values.slug) };
+    render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, others, preview, error, ...hints }, status);
   };
   const save = async (req: Request, res: Response, check: CheckDoc | null) => {
     const values = submittedValues(req);
@@ -89,12 +93,12 @@ export function checksRouter(deps: AppDeps): Router {
   });
   router.get(`${ONE}delete/`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
-    render(req, res, 'check-delete', { title: `Delete ${check.name || 'check'}`, tab: 'checks', ...accessOf(res), check });
+    render(req, res, 'check-delete', { title: `Delete ${checkName(check)}`, tab: 'checks', ...accessOf(res), check });
   });
   router.post(`${ONE}delete`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);
     await checks.deleteCheck(deps, check);
-    req.session.notice = `Check “${check.name || check._id}” deleted.`;
+    req.session.notice = `Check “${checkName(check)}” deleted.`;
     res.redirect(303, `/projects/${check.projectId}/`);
   });
   return router;

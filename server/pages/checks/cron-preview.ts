@@ -8,6 +8,8 @@ import { nextPingAt, scheduleKind } from '../../../shared/domain/schedule.js';
 import { checkSchema } from '../../schemas/check.js';
 import { parseBody, VALIDATION_PREFIX } from '../../schemas/parse.js';
 import { AppError } from '../../../shared/errors.js';
+import { describeSchedule } from '../../../shared/domain/schedule-words.js';
+import { relativeTime } from '../kit/times.js';
 
 /** Runs the preview lists. */
 export const PREVIEW_RUNS = 5;
@@ -18,10 +20,13 @@ export interface PreviewRun {
   local: string;
 }
 
-/** The preview: the runs or the API's message and the field it is about. */
-export type Preview = { runs: PreviewRun[]; tz: string } | { error: string; field: string };
+/**
+ * The preview: the runs, the schedule in words (null when shared/domain/schedule-words.ts does not describe its
+ * shape) and how far off the first run is (`in 5 hours`, '' when none); or the API's message and the field it is about.
+ */
+export type Preview = { runs: PreviewRun[]; tz: string; words: string | null; nextIn: string } | { error: string; field: string };
 
-/** The next {@link PREVIEW_RUNS} runs of `schedule` in `tz` strictly after `now`, or the API's validation message. */
+/** The next {@link PREVIEW_RUNS} runs of `schedule` in `tz` strictly after `now`, with its description, or the API's validation message. */
 export function previewRuns(schedule: unknown, tz: unknown, now: Date): Preview {
   let input: { schedule?: string; tz?: string };
   try {
@@ -39,5 +44,6 @@ export function previewRuns(schedule: unknown, tz: unknown, now: Date): Preview 
     if (!at) break;
     runs.push({ at: at.toISOString(), local: moment.tz(at, spec.tz).format('ddd YYYY-MM-DD HH:mm z') });
   }
-  return { runs, tz: spec.tz };
+  const nextIn = runs.length > 0 ? relativeTime(new Date(runs[0].at), now) : '';
+  return { runs, tz: spec.tz, words: describeSchedule(expr), nextIn };
 }

@@ -16,6 +16,7 @@ import { accessOf, projectAccess } from '../kit/guard.js';
 import { render } from '../kit/render.js';
 import { FieldError } from '../kit/forms.js';
 import { submittedWindow, windowFieldError, windowInputOf, windowValuesOf, type WindowFormValues } from './maintenance-form.js';
+import { checkName } from '../kit/check-name.js';
 
 const LIST = '/projects/:projectId/maintenance/';
 const ONE = `${LIST}:windowId/`;
@@ -36,7 +37,7 @@ export function maintenanceRouter(deps: AppDeps): Router {
   router.get(LIST, projectAccess('read'), async (req, res) => {
     const { project, role } = accessOf(res);
     const now = deps.clock();
-    const names = new Map((await checksOf(project._id)).map((c) => [c._id, c.name || c._id]));
+    const names = new Map((await checksOf(project._id)).map((c) => [c._id, checkName(c)]));
     const list = (await windows.listWindows(project._id)).map((w) => ({ window: w, json: presentMaintenance(w, now, !CAN.write(role)), names: w.checkIds.map((id) => names.get(id) ?? id) }));
     render(req, res, 'maintenance', { title: 'Maintenance', tab: 'maintenance', project, role, can: CAN, windows: list });
   });

@@ -34,6 +34,7 @@ import { ticked } from '../kit/forms.js';
 import { kindIcon, kindLabel } from './integration-icons.js';
 import { forMembers } from './integration-messages.js';
 import { assignedChecks, integrationChecksRouter } from './integration-checks.js';
+import type { IntegrationRow, TestResult } from './views.js';
 
 /** Shortest time between two tests of one channel, seconds. */
 export const TEST_INTERVAL_SECONDS = 5;
@@ -46,13 +47,6 @@ const HOUR_SECONDS = 3600;
 const ANSWER_CHARS = 500;
 const ONE = '/projects/:projectId/integrations/:channelId/';
 
-/** What a test answered, shown beside its channel. */
-interface TestResult {
-  channelId: string;
-  ok: boolean;
-  text: string;
-}
-
 /** The path's channel in the request's project. @throws AppError(404) `no such integration` otherwise. */
 async function channelOfPath(req: Request, res: Response): Promise<ChannelDoc> {
   const id = String(req.params.channelId);
@@ -62,7 +56,7 @@ async function channelOfPath(req: Request, res: Response): Promise<ChannelDoc> {
 }
 
 /** A channel as the list shows it: settings masked, checks assigned, the newest notification's JSON (or null). */
-async function rowOf(channel: ChannelDoc) {
+async function rowOf(channel: ChannelDoc): Promise<IntegrationRow> {
   const [checks, last] = await Promise.all([
     Check.countDocuments({ projectId: channel.projectId, channels: channel._id }),
     Notification.findOne({ channelId: channel._id }).sort({ created: -1 }).lean<NotificationDoc>(),

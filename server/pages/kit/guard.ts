@@ -79,10 +79,11 @@ export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}):
       res.redirect(303, '/account/two-factor/totp');
       return;
     }
-    if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
+    // Set before the role check, so a refusal's error page keeps the project's navigation (server/pages/render.ts).
     res.locals.access = { project, role } satisfies ProjectAccess;
     // The project tabs mark Integrations while any integration's last delivery failed (the channel keeps its last error).
     if (req.method === 'GET' && !req.path.endsWith('.json')) res.locals.pageData = { ...(res.locals.pageData as object | undefined), integrationsFailing: Boolean(await Channel.exists({ projectId: project._id, lastError: { $nin: ['', null] } })) };
+    if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
     next();
   };
 }

@@ -9,6 +9,8 @@ import { config } from '../../../shared/config.js';
 import { pageTimes, type PageTimes } from './times.js';
 import { zoneOfRequest } from './zone.js';
 import { PAGES_SOURCE, viewFiles } from './folders.js';
+import type { PageViews } from './views.js';
+import { checkName } from './check-name.js';
 
 const VIEW_FILES = viewFiles();
 const eta = new Eta({ views: PAGES_SOURCE, cache: config.nodeEnv === 'production', autoEscape: true });
@@ -35,14 +37,16 @@ export function currentUser(res: Response): UserDoc | undefined {
 }
 
 /**
- * Renders `views/<view>.eta` with `data` and what every page shows: the user, the CSRF token, a pending notice,
+ * Renders `views/<view>.eta` with `data` (its type in {@link PageViews}) and what every page shows: the user, the CSRF token, a pending notice,
  * `times` (server/pages/kit/times.ts, in the user's zone or the one `?tz=` chose: server/pages/kit/zone.ts) with `zoneSwitch`,
  * the user's `theme`, `here` (the path of a GET, where the theme switcher comes back to), `wall` for a wall display
- * (server/pages/kit/wall-grant.ts), and `res.locals.pageData` (what a route before the page's added).
+ * (server/pages/kit/wall-grant.ts), `checkName` (how a check is named: server/pages/kit/check-name.ts), and
+ * `res.locals.pageData` (what a route before the page's added). The error page also gets the project and role of a
+ * project's path, so it keeps the project's navigation.
  *
  * @param status - HTTP status, 200 unless given.
  */
-export function render(req: Request, res: Response, view: string, data: Record<string, unknown>, status = 200): void {
+export function render<V extends keyof PageViews>(req: Request, res: Response, view: V, data: PageViews[V], status = 200): void {
   const notice = req.session?.notice;
   if (notice !== undefined) delete req.session.notice;
   const csrf = req.session && req.csrfToken ? req.csrfToken() : '';
@@ -52,8 +56,10 @@ export function render(req: Request, res: Response, view: string, data: Record<s
   const extra = (res.locals.pageData ?? {}) as Record<string, unknown>;
   // `glance`: the user's projects with their down counts (server/pages/kit/glance.ts), for the title, favicon and switcher.
   const glance = res.locals.glance as unknown;
-  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/' };
-  const html = eta.render(view, { ...shared, ...extra, ...data });
+  const shared = { siteName: config.siteName, baseUrl: config.baseUrl, user, csrf, notice, times, zoneSwitch: switcher, theme: user?.theme ?? 'system', wall: res.locals.wall === true, glance, here: req.method === 'GET' ? req.originalUrl : '/projects/', checkName };
+  const access = view === 'error' ? (res.locals.access as Record<string, unknown> | undefined) : undefined;
+  if (access) Object.assign(shared, { project: access.project, role: access.role });
+  const html = eta.render(view, { ...shared, ...extra, ...(data as object) });
   res.status(status).set(PAGE_HEADERS).type('html').send(html);
 }
 
@@ -71,6 +77,6 @@ export function timesOf(req: Request, res: Response): PageTimes {
 }
 
 /** `views/<view>.eta` rendered alone, without the layout (a fragment the page's script inserts), with `it.times`. */
-export function renderFragment(req: Request, res: Response, view: string, data: Record<string, unknown>): string {
-  return eta.render(view, { times: timesOf(req, res), ...data });
+export function renderFragment<V extends keyof PageViews>(req: Request, res: Response, view: V, data: PageViews[V]): string {
+  return eta.render(view, { times: timesOf(req, res), ...(data as object) });
 }

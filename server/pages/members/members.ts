@@ -15,6 +15,8 @@ import { accessOf, projectAccess, requireUser, ROLE_LABELS } from '../kit/guard.
 import { currentUser, render } from '../kit/render.js';
 import { fieldOf } from '../kit/forms.js';
 import { sendInvitation } from './invite-mail.js';
+import type { MembersView } from './views.js';
+import { confirmed, renderConfirm, type ConfirmStep } from '../kit/confirm-step.js';
 
 /** The role chosen in a form. @throws AppError(400) for anything else. */
 function roleField(req: Request): Role {
@@ -27,11 +29,11 @@ function roleField(req: Request): Role {
 export function membersRouter(options: WebOptions, clock: Clock): Router {
   const router = Router({ strict: true, caseSensitive: true });
 
-  const membersPage = async (req: Request, res: Response, data: Record<string, unknown> = {}, status = 200): Promise<void> => {
+  const membersPage = async (req: Request, res: Response, data: Partial<Pick<MembersView, 'invite' | 'error'>> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
     const [members, invitations] = await Promise.all([membersOf(project._id), CAN.manage(role) ? pendingInvitations(project._id, clock()) : []]);
     const self = currentUser(res)?._id;
-    const view = { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, invitations, self, roleLabels: ROLE_LABELS, invite: null, error: '' };
+    const view: MembersView = { title: `Members · ${project.name}`, tab: 'members', project, role, can: CAN, members, invitations, self, roleLabels: ROLE_LABELS, invite: null, error: '' };
     render(req, res, 'members', { ...view, ...data }, status);
   };
   router.get('/projects/:projectId/members/', projectAccess('read'), (req, res) => membersPage(req, res));
@@ -62,8 +64,27 @@ export function membersRouter(options: WebOptions, clock: Clock): Router {
     req.session.notice = 'Role changed.';
     res.redirect(303, `/projects/${project._id}/members/`);
   });
+  /** The confirmation of removing `:userId`. @throws AppError(404) when they are no member. */
+  const removeStep = async (req: Request, res: Response): Promise<ConfirmStep> => {
+    const { project } = accessOf(res);
+    const member = (await membersOf(project._id)).find((m) => m.userId === String(req.params.userId));
+    if (!member) throw new AppError(404, 'no such member of this project');
+    const self = member.userId === currentUser(res)?._id;
+    return {
+      heading: self ? 'Leave this project?' : `Remove ${member.email}?`,
+      text: `${self ? 'You lose' : `${member.email} loses`} access to “${project.name}”: its checks, integrations and settings. An owner can invite them again.`,
+      action: `/projects/${project._id}/members/${member.userId}/remove`,
+      button: self ? 'Leave the project' : 'Remove the member',
+      cancel: `/projects/${project._id}/members/`,
+      danger: true,
+    };
+  };
+  router.get('/projects/:projectId/members/:userId/remove/', projectAccess('manage'), async (req, res) => {
+    renderConfirm(req, res, await removeStep(req, res), { tab: 'members', ...accessOf(res) });
+  });
   router.post('/projects/:projectId/members/:userId/remove', projectAccess('manage'), async (req, res) => {
     const { project } = accessOf(res);
+    if (!confirmed(req)) return renderConfirm(req, res, await removeStep(req, res), { tab: 'members', ...accessOf(res) });
     try {
       await removeMember(project._id, String(req.params.userId));
     } catch (err) {

@@ -21,6 +21,7 @@ import { UUID_RE } from '../../../shared/domain/ids.js';
 import { Check } from '../../../shared/models/check.js';
 import { config } from '../../../shared/config.js';
 import { rotatePingKey } from '../../../shared/services/projects.js';
+import type { SettingsView } from './views.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
 function projectName(req: Request): string {
@@ -61,7 +62,7 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
     res.redirect(303, `/projects/${project._id}/`);
   });
 
-  const settingsPage = async (req: Request, res: Response, data: Record<string, unknown> = {}, status = 200): Promise<void> => {
+  const settingsPage = async (req: Request, res: Response, data: Partial<Pick<SettingsView, 'newKey' | 'error'>> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
     const [keys, checkCount] = await Promise.all([CAN.manage(role) ? apiKeysOf(project._id) : [], Check.countDocuments({ projectId: project._id })]);
     const metrics = config.ops.prometheusEnabled ? `${config.baseUrl}/projects/${project._id}/metrics/` : null;

@@ -3,7 +3,7 @@
  * incident to post an update (`resolved` closes it, another stage reopens it), for owners and read-write members.
  */
 import { Router, type Request, type Response } from 'express';
-import { Incident, INCIDENT_STAGES, type IncidentDoc, type IncidentStage } from '../../../shared/models/incident.js';
+import { Incident, INCIDENT_STAGES, type IncidentDoc } from '../../../shared/models/incident.js';
 import type { StatusPageDoc } from '../../../shared/models/status-page.js';
 import { AppError } from '../../../shared/errors.js';
 import { UUID_RE } from '../../../shared/domain/ids.js';
@@ -13,19 +13,13 @@ import { accessOf, projectAccess } from '../kit/guard.js';
 import { render } from '../kit/render.js';
 import { FieldError, fieldOf } from '../kit/forms.js';
 import { pageOfPath, STATUS_PAGES } from './status-pages.js';
+import type { IncidentValues } from './views.js';
 
 const INCIDENTS = `${STATUS_PAGES}:pageId/incidents/`;
 const ONE = `${INCIDENTS}:incidentId/`;
 /** Most characters of an incident's title and of an update. */
 export const MAX_INCIDENT_TITLE = 200;
 export const MAX_UPDATE = 5000;
-
-/** An incident form as typed. */
-interface IncidentValues {
-  title: string;
-  stage: IncidentStage;
-  text: string;
-}
 
 /** The form's values; an unknown stage reads as the first. */
 function submittedIncident(req: Request): IncidentValues {

@@ -37,8 +37,15 @@ describe('check actions in a browser', function () {
     await web.goto(`${one}clear/`);
     expect(await seriousFindings(page), 'clear confirmation').to.deep.equal([]);
     await page.screenshot({ path: 'docs/screenshots/check-clear.png' });
+    // Create a copy asks first: the script's dialog (the page without the script shows a confirmation page instead).
     await web.goto(one);
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await web.submit('#copy-check');
+    expect(asked).to.deep.equal(['Create a copy of “nightly backup”? It gets the same settings and a ping URL of its own.']);
     const copy = await Check.findOne({ name: 'nightly backup (copy)' }).lean();
     expect(web.path()).to.equal(`${base}checks/${copy?._id}/`);
     expect(await web.text('h1')).to.equal('nightly backup (copy)');

@@ -66,13 +66,13 @@ describe('check actions in the browser', () => {
     const { built, agent, check, one, _csrf } = await setUp();
     const channel = await buildChannel(built, { name: 'ops' });
     await Check.updateOne({ _id: check._id }, { $set: { channels: [channel._id], kind: 'cron', schedule: '0 6 * * *', tz: 'Europe/Riga' } });
-    const res = await post(agent, `${one}copy`, { _csrf });
+    const res = await post(agent, `${one}copy`, { _csrf, confirm: 'yes' });
     const copy = await Check.findOne({ name: 'backup (copy)' }).lean();
     expect(res.headers.location).to.equal(`/projects/${built.project._id}/checks/${copy?._id}/`);
     expect(copy).to.include({ projectId: built.project._id, kind: 'cron', schedule: '0 6 * * *', tz: 'Europe/Riga', grace: 600, tags: 'prod', slug: 'backup-copy', status: 'new' });
     expect(copy?.channels).to.deep.equal([channel._id]);
     await Project.updateOne({ _id: built.project._id }, { $set: { checkLimit: 2 } });
-    const full = await post(agent, `${one}copy`, { _csrf });
+    const full = await post(agent, `${one}copy`, { _csrf, confirm: 'yes' });
     expect(full.status).to.equal(403);
     expect(full.text).to.contain('reached its check limit');
     expect(await Check.countDocuments({ projectId: built.project._id })).to.equal(2);

@@ -96,7 +96,7 @@ describe('invitations', () => {
     const demote = await owner.post(`${base}/${own._id}/role`).type('form').send({ _csrf, role: 'ro' });
     expect(demote.status).to.equal(400);
     expect(demote.text).to.contain('a project needs at least one owner.');
-    expect((await owner.post(`${base}/${bob._id}/remove`).type('form').send({ _csrf })).status).to.equal(303);
+    expect((await owner.post(`${base}/${bob._id}/remove`).type('form').send({ _csrf, confirm: 'yes' })).status).to.equal(303);
     expect(await Membership.countDocuments({ projectId: project._id })).to.equal(1);
   });
 });
@@ -199,8 +199,8 @@ describe('members: the last owner', () => {
     const base = `/projects/${project._id}/members`;
     const tokens = await Promise.all(agents.map(async (agent) => csrfOf((await agent.get(`${base}/`)).text)));
     await Promise.all([
-      agents[0].post(`${base}/${bob._id}/remove`).type('form').send({ _csrf: tokens[0] }),
-      agents[1].post(`${base}/${ann._id}/remove`).type('form').send({ _csrf: tokens[1] }),
+      agents[0].post(`${base}/${bob._id}/remove`).type('form').send({ _csrf: tokens[0], confirm: 'yes' }),
+      agents[1].post(`${base}/${ann._id}/remove`).type('form').send({ _csrf: tokens[1], confirm: 'yes' }),
     ]);
     expect(await Membership.countDocuments({ projectId: project._id, role: 'owner' })).to.equal(1);
   });

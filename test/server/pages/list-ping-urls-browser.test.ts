@@ -1,7 +1,7 @@
 /**
- * The checks list's ping URLs in a real browser (server/pages/checks/list/ping-urls.ts, views/ping-url-slug.eta): a read-write
- * member sees a check's URL by UUID and, when it has a slug, by slug (`<BASE_URL>/ping/<ping key>/<slug>`), each with
- * its own Copy button that copies that URL; the list passes axe-core at zero serious findings.
+ * The checks list's ping URLs in a real browser (server/pages/checks/list/ping-urls.ts, static/list.js): a read-write member sees
+ * one URL per row, by UUID, and the header's uuid/slug switch shows them by slug (`<BASE_URL>/ping/<ping key>/<slug>`)
+ * where the check has one, remembered in localStorage; Copy copies the URL shown; axe-core finds nothing serious.
  */
 import { expect } from 'chai';
 import { buildCheck, buildProject } from '../../helpers/factories.js';
@@ -13,10 +13,10 @@ describe('checks list ping URLs in a browser', function () {
   this.timeout(120_000);
   const fixture = useBrowser();
 
-  it('shows and copies the ping URL by slug beside the UUID one', async () => {
+  it('shows one ping URL per row, switches between uuid and slug in place, and copies the one shown', async () => {
     const built = await buildProject({ name: 'Backups' });
     const check = await buildCheck(built, { name: 'nightly backup', slug: 'nightly-backup' });
-    await buildCheck(built, { name: 'invoices' });
+    const other = await buildCheck(built, { name: 'invoices' });
     await join(built.project._id, await buildUser('writer@example.org'), 'rw');
     const web = await WebPage.open(fixture.browser, fixture.origin);
     const { page } = web;
@@ -26,18 +26,24 @@ describe('checks list ping URLs in a browser', function () {
     await web.goto(`/projects/${built.project._id}/`);
 
     const row = `tr[data-check="${check._id}"]`;
-    const urls = await page.$$eval(`${row} input.ping-url`, (inputs) => inputs.map((input) => input.value));
-    expect(urls).to.have.length(2);
-    expect(urls[0]).to.match(new RegExp(`/ping/${check._id}$`));
-    expect(urls[1]).to.match(new RegExp(`/ping/${built.pingKey}/nightly-backup$`));
-    expect(await page.$$eval('#checks input.ping-url-slug', (inputs) => inputs.length), 'only the check with a slug').to.equal(1);
+    const shown = (sel: string): Promise<string> => page.$eval(sel, (el) => el.textContent ?? '');
+    expect(await shown(`${row} code.ping-url`)).to.match(new RegExp(`/ping/${check._id}$`));
+    expect(await page.$$eval(`${row} code.ping-url`, (codes) => codes.length), 'one ping URL per row').to.equal(1);
 
+    // Copy copies the URL shown; the header's switch shows the URLs by slug in place (a check without a slug keeps its uuid's), remembered.
     await page.bringToFront();
-    await page.click(`${row} .ping-url-row:nth-of-type(2) button[data-copy]`);
-    await page.waitForFunction(async (url) => (await navigator.clipboard.readText()) === url, { polling: 100 }, urls[1]);
-    await page.click(`${row} .ping-url-row:nth-of-type(1) button[data-copy]`);
-    await page.waitForFunction(async (url) => (await navigator.clipboard.readText()) === url, { polling: 100 }, urls[0]);
-    expect(await seriousFindings(page), 'the list with both ping URLs').to.deep.equal([]);
+    await page.click(`${row} button[data-copy]`);
+    await page.waitForFunction(async (id) => (await navigator.clipboard.readText()).endsWith(`/ping/${id}`), { polling: 100 }, check._id);
+    await page.click('.url-switch a[data-urls="slug"]');
+    const bySlug = `/ping/${built.pingKey}/nightly-backup`;
+    expect(await shown(`${row} code.ping-url`)).to.match(new RegExp(`${bySlug}$`));
+    expect(await shown(`${row} code.ping-url b`)).to.equal('nightly-backup');
+    expect(await shown(`tr[data-check="${other._id}"] code.ping-url b`)).to.equal(other._id);
+    await page.click(`${row} button[data-copy]`);
+    await page.waitForFunction(async (url) => (await navigator.clipboard.readText()).endsWith(url), { polling: 100 }, bySlug);
+    await web.goto(`/projects/${built.project._id}/`);
+    expect(await shown(`${row} code.ping-url`), 'the switch is remembered').to.match(new RegExp(`${bySlug}$`));
+    expect(await seriousFindings(page), 'the list with ping URLs by slug').to.deep.equal([]);
     expect(web.errors, 'script errors on the page').to.deep.equal([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * A project's checks list (README, Web app, "Checks list"): search, tag and status filters, sorts and pages kept in
- * the URL (list-query.ts), the project's tags as chips coloured by their worst status, per-row pause and integration
- * toggles, and checks.json for the live poll (only the rows shown, with an ETag: 304 when nothing changed).
+ * A project's checks list (docs/web-app.md, "The checks list"): search, tag and status filters, sorts and pages kept in
+ * the URL (list-query.ts), the sort remembered per project in the session, the project's tags as chips coloured by
+ * their worst status, per-row pause and integration toggles, and checks.json for the live poll (only the rows shown,
+ * with an ETag: 304 when nothing changed).
  *
  * The page is a few database queries (list-find.ts): its rows, the status counts and the tag chips at the request's
  * moment (docs/checks.md, "Status"); writes go through the API's services (server/services/checks.ts), so the check store
@@ -19,11 +20,31 @@ import { accessOf, projectAccess } from '../../kit/guard.js';
 import { render } from '../../kit/render.js';
 import { shortDuration } from '../../kit/times.js';
 import { fieldOf } from '../../kit/forms.js';
-import { LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf } from './list-query.js';
+import { LIST_SORTS, LIST_STATUSES, listSearch, parseListQuery, PER_PAGE, shownStatusOf, type ListSort } from './list-query.js';
 import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find.js';
 import { downCountOf, sendLive } from '../../kit/glance.js';
 import { checkFilterOf, checkSegment } from '../../kit/wall-checks.js';
 import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
+import { kindIconOf } from './kind-icons.js';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The checks list's sort last chosen, by project id. */
+    listSorts?: Record<string, ListSort>;
+  }
+}
+
+const UNITS: Array<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]];
+
+/** `at` as a list cell says it, relative to `now` and short enough never to wrap: "just now", "2 min ago", "in 3 h". */
+export function compactAgo(at: Date, now: Date): string {
+  const diff = now.getTime() - at.getTime();
+  if (Math.abs(diff) < 10_000) return 'just now';
+  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms) ?? UNITS[3];
+  const n = Math.floor(Math.abs(diff) / size);
+  return diff > 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+}
+import { checkName } from '../../kit/check-name.js';
 
 /** Most rows one checks.json asks for (a page's). */
 const MAX_LIVE_IDS = PER_PAGE;
@@ -39,7 +60,7 @@ function liveOf(row: Row, id: string): Record<string, unknown> {
 /** The list URL to come back to: the `back` field (the list's `?…` query) when it parses, else the plain list. */
 function backTo(req: Request, projectId: string): string {
   const back = new URLSearchParams(fieldOf(req, 'back'));
-  const fields = { q: back.get('q') ?? undefined, tag: back.getAll('tag'), status: back.get('status') ?? undefined, sort: back.get('sort') ?? undefined, page: back.get('page') ?? undefined };
+  const fields = { q: back.get('q') ?? undefined, tag: back.getAll('tag'), status: back.getAll('status'), sort: back.get('sort') ?? undefined, page: back.get('page') ?? undefined, urls: back.get('urls') ?? undefined };
   try {
     return `/projects/${projectId}/${listSearch(parseListQuery(fields))}`;
   } catch {
@@ -65,19 +86,30 @@ export function checkListRouter(deps: AppDeps): Router {
   router.get('/projects/:projectId/', projectAccess('read'), async (req, res) => {
     const { project, role } = accessOf(res);
     const query = parseListQuery(req.query);
+    // The sort is kept per project: a list URL without one shows the last chosen, in its own URL.
+    const sorts = req.session.listSorts ?? {};
+    const remembered = sorts[project._id];
+    if (req.query.sort === undefined && remembered && remembered !== query.sort) {
+      return void res.redirect(303, `/projects/${project._id}/${listSearch({ ...query, sort: remembered })}`);
+    }
+    if (req.query.sort !== undefined && remembered !== query.sort && !res.locals.wall) req.session.listSorts = { ...sorts, [project._id]: query.sort };
     const now = deps.clock();
-    const { rows, total, matched, counts, chips } = await listPage(project._id, query, now, (kept) => {
-      const pages = Math.max(1, Math.ceil(kept / PER_PAGE));
-      if (query.page > pages) throw new AppError(400, `no page ${query.page}: this list has ${pages} page${pages === 1 ? '' : 's'}`);
-    });
-    const pages = Math.max(1, Math.ceil(matched / PER_PAGE));
-    const channels = await Channel.find({ projectId: project._id }, { _id: 1, name: 1, kind: 1 }).sort({ created: 1 }).lean<ChannelDoc[]>();
+    let view = await listPage(project._id, query, now);
+    const pages = Math.max(1, Math.ceil(view.matched / PER_PAGE));
+    // A page past the end (the list shrank, or a typed number) shows the last page.
+    if (query.page > pages) {
+      query.page = pages;
+      view = await listPage(project._id, query, now);
+    }
+    const { rows, total, matched, counts, chips } = view;
+    const channels = (await Channel.find({ projectId: project._id }, { _id: 1, name: 1, kind: 1 }).sort({ created: 1 }).lean<ChannelDoc[]>()).map((ch) => ({ ...ch, icon: kindIconOf(ch.kind) }));
     render(req, res, 'checks', {
       title: project.name, tab: 'checks', project, role, can: CAN, rows, total, matched,
       first: (query.page - 1) * PER_PAGE + 1, pages, query, counts, chips, channels,
       statuses: LIST_STATUSES, sorts: LIST_SORTS, search: (change: object) => listSearch(query, change),
       pingUrl: uuidPingUrl, slugPingUrl: (slug: string) => slugPingUrl(project.pingKey, slug),
-      address: (row: Row) => checkSegment(res, row), down: counts.down,
+      pingBase: uuidPingUrl(''), pingHost: uuidPingUrl('').slice(0, -'/ping/'.length), pingKey: project.pingKey ?? '',
+      ago: (at: Date) => compactAgo(at, now), address: (row: Row) => checkSegment(res, row), down: counts.down,
     });
   });
 
@@ -92,7 +124,7 @@ export function checkListRouter(deps: AppDeps): Router {
   router.post('/projects/:projectId/list/:checkId/pause', projectAccess('write'), async (req, res) => {
     const check = await checks.pauseCheck(deps, await checkOf(req, res));
     if (fromScript(req)) return void res.json({ status: 'paused' });
-    req.session.notice = `Check “${check.name || check._id}” paused.`;
+    req.session.notice = `Check “${checkName(check)}” paused.`;
     res.redirect(303, backTo(req, check.projectId));
   });
 

@@ -1,7 +1,7 @@
 /**
- * The checks list as database queries (docs/web-app.md, "The checks list"): a page's rows with one find (filter,
- * sort, skip, limit 100, the row fields) and the status counts and tag chips from three `$group`s by the `tags` string
- * and stored status, so a request transfers a page and a few groups, never every check of the project. The filters
+ * The checks list as database queries (docs/web-app.md, "The checks list"): a page's rows with one find (filter, sort,
+ * skip, limit 100, the row fields; by name, the matched checks' names and ids first, sorted in code) and the status
+ * counts and tag chips from three `$group`s by `tags` and stored status, never every check's whole document. The filters
  * use stored fields and comparisons with `now` only, served by the (projectId, …) indexes of shared/models/check.ts.
  *
  * Live status from stored fields (docs/checks.md, "Status", shared/domain/status.ts liveStatus), `deadline` being the stored
@@ -15,7 +15,7 @@
  */
 import { Check, type CheckDoc } from '../../../../shared/models/check.js';
 import { liveStatus } from '../../../../shared/domain/status.js';
-import { applyListQuery, LIST_STATUSES, PER_PAGE, TROUBLE, type ListQuery, type ListRow, type ListStatus } from './list-query.js';
+import { applyListQuery, byName, LIST_STATUSES, PER_PAGE, TROUBLE, type ListQuery, type ListRow, type ListStatus } from './list-query.js';
 import { UUID_RE } from '../../../../shared/domain/ids.js';
 import { chipsOf, countsByTags, groupsOf, zeroCounts, type Chip, type Counts } from './list-counts.js';
 
@@ -27,7 +27,6 @@ export const ROW_FIELDS = {
 export type RowDoc = Pick<CheckDoc, keyof typeof ROW_FIELDS>;
 /** A row of the list: the projection, its live status and run. */
 export type Row = RowDoc & ListRow;
-/** A filter of checks. */
 type Filter = Record<string, unknown>;
 
 /** The projection's documents as rows at `now`. */
@@ -54,7 +53,6 @@ function both(a: Filter, b: Filter): Filter {
 }
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The filter of the query's search and tags in `projectId`: a UUID is its check (`_id`), other text a
  * case-insensitive part of the name or slug; each tag a whole word of the space-separated `tags` (a tag with a space
@@ -91,10 +89,9 @@ export function statusFilter(status: Exclude<ListStatus, 'grace'>, now: Date, la
   }
 }
 
-/** Sorts of the database, each ending in `_id` so pages never overlap; names in code-point order. */
+/** Sorts of the database, each ending in `_id` so pages never overlap; `name` is sorted in code (findRows). */
 const SORTS = {
   created: { created: 1, _id: 1 },
-  name: { name: 1, created: 1, _id: 1 },
   last_ping: { lastPing: -1, name: 1, created: 1, _id: 1 },
 } as const;
 
@@ -119,23 +116,34 @@ export interface ListPage {
 }
 
 /** The rows of `filter` sorted by `sort`, `skip` of them skipped, at most `limit`. */
-async function findRows(filter: Filter, sort: keyof typeof SORTS, skip: number, limit: number, now: Date): Promise<Row[]> {
+async function findRows(filter: Filter, sort: Exclude<ListQuery['sort'], 'down'>, skip: number, limit: number, now: Date): Promise<Row[]> {
   if (limit <= 0) return [];
-  return rowsOf(await Check.find(filter, ROW_FIELDS).sort(SORTS[sort]).skip(skip).limit(limit).lean<RowDoc[]>(), now);
+  if (sort !== 'name') return rowsOf(await Check.find(filter, ROW_FIELDS).sort(SORTS[sort]).skip(skip).limit(limit).lean<RowDoc[]>(), now);
+  // Natural name order in code (byName): the matched checks' names, then the page's rows by id.
+  const names = await Check.find(filter, { _id: 1, name: 1, created: 1 }).lean<Array<Pick<CheckDoc, '_id' | 'name' | 'created'>>>();
+  const ids = names.sort(byName).slice(skip, skip + limit).map((doc) => doc._id);
+  const found = new Map((await Check.find({ _id: { $in: ids } }, ROW_FIELDS).lean<RowDoc[]>()).map((doc) => [doc._id, doc]));
+  return rowsOf(ids.flatMap((id) => found.get(id) ?? []), now);
+}
+
+/** `statuses` as one filter at `now`: a late check is one of `lateIds`; `up` leaves them out. */
+function statusesFilter(statuses: ListStatus[], now: Date, lateIds: string[]): Filter {
+  const each = statuses.map((s) => (s === 'grace' ? { _id: { $in: lateIds } } : statusFilter(s, now, lateIds)));
+  return each.length === 1 ? each[0] : { $or: each };
 }
 
 /**
- * The list page of `query` in `projectId` at `now`.
- *
- * @throws AppError(400) from `pageCheck` when the page is past the last (it gets the number of matched checks).
+ * The list page of `query` in `projectId` at `now`; a page past the last gives no rows (the caller asks again for the
+ * last page, {@link ListPage.matched} tells which).
  */
-export async function listPage(projectId: string, query: ListQuery, now: Date, pageCheck: (matched: number) => void): Promise<ListPage> {
+export async function listPage(projectId: string, query: ListQuery, now: Date): Promise<ListPage> {
   const base = searchFilter(projectId, query);
+  const { statuses } = query;
   const searched = query.q !== '' || query.tags.length > 0;
   const skip = (query.page - 1) * PER_PAGE;
   // A page that needs neither the late checks nor the counts is read beside the groupings.
-  const alone = query.status !== 'grace' && query.status !== 'up';
-  const filter = query.status && query.status !== 'grace' ? both(base, statusFilter(query.status, now, [])) : base;
+  const alone = !statuses.includes('grace') && !statuses.includes('up');
+  const filter = statuses.length ? both(base, statusesFilter(statuses, now, [])) : base;
   const [[all, due, running], early] = await Promise.all([
     Promise.all([
       groupsOf({ projectId }, true),
@@ -149,23 +157,19 @@ export async function listPage(projectId: string, query: ListQuery, now: Date, p
   const counts = zeroCounts();
   for (const c of byTags.values()) for (const s of LIST_STATUSES) counts[s] += c[s];
   const total = all.reduce((sum, g) => sum + g.n, 0);
-  const lateKept = applyListQuery(late, { ...query, status: null, sort: 'name' });
+  const lateKept = applyListQuery(late, { ...query, statuses: [], sort: 'name' });
   const lateIds = late.map((row) => row._id);
   const countOf = async (status: ListStatus): Promise<number> =>
     status === 'grace' ? lateKept.length : searched ? Check.countDocuments(both(base, statusFilter(status, now, lateIds))) : counts[status];
+  const chips = chipsOf(byTags);
 
-  let rows: Row[];
-  let matched: number;
-  if (query.status === 'grace') {
-    matched = lateKept.length;
-    pageCheck(matched);
-    rows = applyListQuery(lateKept, query).slice(skip, skip + PER_PAGE);
-  } else if (query.sort === 'down') {
-    const groups = query.status ? [query.status] : TROUBLE;
+  if (statuses.length === 1 && statuses[0] === 'grace') {
+    return { rows: applyListQuery(lateKept, query).slice(skip, skip + PER_PAGE), total, matched: lateKept.length, counts, chips };
+  }
+  if (query.sort === 'down') {
+    const groups = statuses.length ? TROUBLE.filter((s) => statuses.includes(s)) : TROUBLE;
     const sizes = await Promise.all(groups.map(countOf));
-    matched = sizes.reduce((sum, n) => sum + n, 0);
-    pageCheck(matched);
-    rows = [];
+    const rows: Row[] = [];
     let offset = skip;
     for (const [i, status] of groups.entries()) {
       const take = Math.min(sizes[i] - offset, PER_PAGE - rows.length);
@@ -174,16 +178,11 @@ export async function listPage(projectId: string, query: ListQuery, now: Date, p
       }
       offset = Math.max(0, offset - sizes[i]);
     }
-  } else if (early) {
-    matched = early[0] ?? (query.status ? counts[query.status] : total);
-    pageCheck(matched);
-    rows = early[1];
-  } else {
-    const wanted = query.status ? both(base, statusFilter(query.status, now, lateIds)) : base;
-    const [n, found] = await Promise.all([query.status ? countOf(query.status) : total, findRows(wanted, query.sort, skip, PER_PAGE, now)]);
-    matched = n;
-    pageCheck(matched);
-    rows = found;
+    return { rows, total, matched: sizes.reduce((sum, n) => sum + n, 0), counts, chips };
   }
-  return { rows, total, matched, counts, chips: chipsOf(byTags) };
+  const kept = async (): Promise<number> => (await Promise.all(statuses.map(countOf))).reduce((sum, n) => sum + n, 0);
+  if (early) return { rows: early[1], total, matched: early[0] ?? (statuses.length ? await kept() : total), counts, chips };
+  const wanted = statuses.length ? both(base, statusesFilter(statuses, now, lateIds)) : base;
+  const [matched, rows] = await Promise.all([statuses.length ? kept() : total, findRows(wanted, query.sort, skip, PER_PAGE, now)]);
+  return { rows, total, matched, counts, chips };
 }

@@ -1,6 +1,7 @@
 /**
- * The checks list's query (README, Web app, "Checks list"): search (`q`: name, slug or UUID), tags (`tag`, repeatable,
- * every one required), status (`status`), sort (`sort`) and page (`page`, 100 rows each), parsed from the URL, and
+ * The checks list's query (docs/web-app.md, "The checks list"): search (`q`: name, slug or UUID), tags (`tag`, repeatable,
+ * every one required), statuses (`status`, repeatable, any one kept), sort (`sort`), page (`page`, 100 rows each)
+ * and which ping URL the rows show (`urls`: `uuid` or `slug`), parsed from the URL, and
  * applied to rows. Pure: the rows' statuses are computed by the caller at one moment. The database does the same with
  * the filters and sorts of list-find.ts; {@link applyListQuery} is their meaning on rows read (the late ones).
  */
@@ -24,10 +25,13 @@ export type ListSort = (typeof LIST_SORTS)[number];
 export interface ListQuery {
   q: string;
   tags: string[];
-  status: ListStatus | null;
+  /** Statuses to keep, in {@link LIST_STATUSES} order; empty keeps every status. */
+  statuses: ListStatus[];
   sort: ListSort;
   /** 1-based. */
   page: number;
+  /** The ping URL the rows show: by UUID, or by slug where the check has one. */
+  urls: 'uuid' | 'slug';
 }
 
 /** What the list knows of a check to filter and sort it. */
@@ -44,6 +48,7 @@ export interface ListRow {
   running: boolean;
 }
 
+const many = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 const one = (value: unknown): string | undefined => (Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : undefined);
 
 /**
@@ -55,17 +60,16 @@ const one = (value: unknown): string | undefined => (Array.isArray(value) ? Stri
 export function parseListQuery(query: Record<string, unknown>): ListQuery {
   const q = (one(query.q) ?? '').trim();
   if (q.length > MAX_Q) throw new AppError(400, `the search is too long (at most ${MAX_Q} characters)`);
-  const tagValues = query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag];
-  const tags = [...new Set(tagValues.map(String).map((t) => t.trim()).filter((t) => t !== ''))];
-  const status = one(query.status) || null;
-  if (status !== null && !(LIST_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError(400, `unknown status filter “${status}”: use one of ${LIST_STATUSES.join(', ')}`);
-  }
+  const tags = [...new Set(many(query.tag).map((t) => t.trim()).filter((t) => t !== ''))];
+  const asked = many(query.status).filter((s) => s !== '');
+  const unknown = asked.find((s) => !(LIST_STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw new AppError(400, `unknown status filter “${unknown}”: use one of ${LIST_STATUSES.join(', ')}`);
   const sort = one(query.sort) || 'created';
   if (!(LIST_SORTS as readonly string[]).includes(sort)) throw new AppError(400, `unknown sort “${sort}”: use one of ${LIST_SORTS.join(', ')}`);
   const pageText = one(query.page) || '1';
   if (!/^[1-9]\d{0,5}$/.test(pageText)) throw new AppError(400, `no page “${pageText}”: pages are numbered from 1`);
-  return { q, tags, status: status as ListStatus | null, sort: sort as ListSort, page: Number(pageText) };
+  const statuses = LIST_STATUSES.filter((s) => asked.includes(s));
+  return { q, tags, statuses, sort: sort as ListSort, page: Number(pageText), urls: one(query.urls) === 'slug' ? 'slug' : 'uuid' };
 }
 
 /** The status a row shows and filters by: `started` for a run in progress, else the live status. */
@@ -76,9 +80,15 @@ export function shownStatusOf(row: Pick<ListRow, 'live' | 'running'>): ListStatu
 /** Trouble order of {@link ListStatus}es, worst first: a tag's chip takes its checks' worst. */
 export const TROUBLE: readonly ListStatus[] = ['down', 'grace', 'started', 'up', 'new', 'paused'];
 
-/** Code-point order, the database's. */
+/** Names as people read them: English, digits as numbers, case and accents ignored ("a" before "B", "check 2" before "check 10"). */
+const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byName = (a: ListRow, b: ListRow): number => compare(a.name, b.name) || a.created.getTime() - b.created.getTime() || compare(a._id, b._id);
+/**
+ * The name order of the list: natural name order, then creation, then `_id`, so pages never overlap. The embedded
+ * database ignores a find's collation, so list-find.ts sorts by name with this in code.
+ */
+export const byName = (a: Pick<ListRow, 'name' | 'created' | '_id'>, b: Pick<ListRow, 'name' | 'created' | '_id'>): number =>
+  natural.compare(a.name, b.name) || a.created.getTime() - b.created.getTime() || compare(a._id, b._id);
 const SORTERS: Record<ListSort, (a: ListRow, b: ListRow) => number> = {
   created: (a, b) => a.created.getTime() - b.created.getTime(),
   name: byName,
@@ -97,7 +107,7 @@ function matches(row: ListRow, q: string): boolean {
 /** The rows the query keeps (search, every tag, status), sorted; the page is the caller's slice. */
 export function applyListQuery<T extends ListRow>(rows: T[], query: ListQuery): T[] {
   const kept = rows.filter((row) => {
-    if (query.status !== null && shownStatusOf(row) !== query.status) return false;
+    if (query.statuses.length > 0 && !query.statuses.includes(shownStatusOf(row))) return false;
     if (query.tags.length > 0) {
       const own = row.tags.split(/\s+/);
       if (!query.tags.every((tag) => own.includes(tag))) return false;
@@ -113,9 +123,10 @@ export function listSearch(query: ListQuery, change: Partial<ListQuery> = {}): s
   const params = new URLSearchParams();
   if (next.q) params.set('q', next.q);
   for (const tag of next.tags) params.append('tag', tag);
-  if (next.status) params.set('status', next.status);
+  for (const status of next.statuses) params.append('status', status);
   if (next.sort !== 'created') params.set('sort', next.sort);
   if (next.page > 1) params.set('page', String(next.page));
+  if (next.urls === 'slug') params.set('urls', 'slug');
   const text = params.toString();
   return text ? `?${text}` : '';
 }

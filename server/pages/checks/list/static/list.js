@@ -3,7 +3,9 @@
 //   project's on its pages (GET <project>/checks.json), all the user's projects' elsewhere (GET /projects/glance.json),
 //   each with its ETag: 304 while nothing changed;
 // - checks list: the shown rows' status, running mark, last ping and last duration follow live; relative times are re-rendered every
-//   tick; integration toggles and Copy buttons work in place.
+//   tick; integration toggles and Copy buttons work in place; the search, status boxes and sort apply as you type or
+//   tick (one fetch of the list page, its results swapped in; Apply stays for pages without this script); the uuid/slug
+//   switch of the ping URLs applies in place and is remembered in localStorage.
 // The poll runs every 2 s, every 30 s while the tab is hidden.
 
 const POLL_MS = 2000;
@@ -19,6 +21,15 @@ function relative(at, now) {
   const n = Math.floor(abs / size);
   const text = `${n} ${name}${n === 1 ? '' : 's'}`;
   return diffS >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** A list cell's short form, as server/pages/check-list.ts compactAgo: "just now", "2 min ago", "in 3 h". */
+function compact(at, now) {
+  const diff = now - at;
+  if (Math.abs(diff) < 10000) return 'just now';
+  const [unit, size] = [['d', 86400000], ['h', 3600000], ['min', 60000], ['s', 1000]].find(([, ms]) => Math.abs(diff) >= ms);
+  const n = Math.floor(Math.abs(diff) / size);
+  return diff > 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
 
 function showDown(down) {
@@ -51,13 +62,15 @@ function updateRow(row, check) {
 
 function tickTimes(table) {
   const now = Date.now();
-  for (const time of table.querySelectorAll('time[datetime]')) time.textContent = relative(Date.parse(time.dateTime), now);
+  const short = table.classList.contains('checks-list');
+  for (const time of table.querySelectorAll('time[datetime]')) time.textContent = (short ? compact : relative)(Date.parse(time.dateTime), now);
 }
 
-function setupLive(source, table) {
+function setupLive(source, findTable) {
   let etag = '';
   let timer = 0;
   const poll = async () => {
+    const table = findTable();
     const ids = table ? [...table.querySelectorAll('tr[data-check]')].map((row) => row.dataset.check) : [];
     const res = await fetch(`${source}?ids=${ids.join(',')}`, { headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) } });
     if (res.status === 200) {
@@ -82,46 +95,116 @@ function setupLive(source, table) {
   schedule();
 }
 
-function setupToggles(table) {
-  table.addEventListener('submit', async (event) => {
-    const form = event.target;
-    if (!form.classList.contains('toggle')) return;
+/** Integration toggles: the button's own POST (its formaction), answered in JSON, and the button flipped in place. */
+function setupToggles() {
+  document.addEventListener('submit', async (event) => {
+    const button = event.submitter;
+    if (event.target.id !== 'row-actions' || !button?.classList.contains('toggle')) return;
     event.preventDefault();
-    const button = form.querySelector('button');
+    // The body first: a disabled button's name and value are left out of a form's data.
+    const body = new URLSearchParams(new FormData(event.target, button));
     button.disabled = true;
     try {
-      const res = await fetch(form.action, { method: 'POST', headers: { accept: 'application/json' }, body: new URLSearchParams(new FormData(form)) });
-      if (!res.ok) return form.submit();
+      const res = await fetch(button.formAction, { method: 'POST', headers: { accept: 'application/json' }, body });
+      if (!res.ok) return void event.target.requestSubmit(button);
       const { on } = await res.json();
       button.setAttribute('aria-pressed', String(on));
-      form.querySelector('input[name="on"]').value = on ? '0' : '1';
+      button.value = on ? '0' : '1';
     } finally {
       button.disabled = false;
     }
   });
 }
 
-function setupCopy(table) {
-  for (const button of table.querySelectorAll('button[data-copy]')) {
-    button.hidden = false;
-    button.addEventListener('click', async () => {
-      const input = button.parentElement.querySelector('input.ping-url');
-      try {
-        await navigator.clipboard.writeText(input.value);
-      } catch {
-        input.select();
-        document.execCommand('copy');
-      }
-      button.textContent = 'Copied';
-      setTimeout(() => { button.textContent = 'Copy'; }, 1500);
-    });
+const URLS_KEY = 'checks-list-urls';
+
+/** Shows every row's ping URL by `mode` (`uuid`, or `slug` where the row has one), as the server renders it. */
+function showUrls(table, mode) {
+  for (const row of table.querySelectorAll('tr[data-check]')) {
+    const code = row.querySelector('code.ping-url');
+    if (!code) continue;
+    const slug = mode === 'slug' && table.dataset.pingKey ? row.dataset.slug : undefined;
+    const base = `${table.dataset.pingBase}${slug ? `${table.dataset.pingKey}/` : ''}`;
+    const tail = slug ?? row.dataset.check;
+    code.title = `${base}${tail}`;
+    code.querySelector('.ping-path').textContent = base.slice(code.querySelector('.ping-host').textContent.length);
+    code.querySelector('b').textContent = tail;
+    row.querySelector('button[data-copy]').dataset.copy = `${base}${tail}`;
+  }
+  for (const link of table.querySelectorAll('.url-switch a')) {
+    if (link.dataset.urls === mode) link.setAttribute('aria-current', 'true');
+    else link.removeAttribute('aria-current');
   }
 }
 
-const source = document.querySelector('meta[name="live-status"]')?.content;
-const list = document.querySelector('table#checks[data-live]');
-if (source) setupLive(source, list);
-if (list) {
-  setupToggles(list);
-  setupCopy(list);
+/** Copy buttons (shown only with this script), and the uuid/slug switch of the ping URLs. */
+function setupRows() {
+  document.addEventListener('click', async (event) => {
+    const copy = event.target.closest('button[data-copy]');
+    const urls = event.target.closest('.url-switch a[data-urls]');
+    if (urls) {
+      event.preventDefault();
+      localStorage.setItem(URLS_KEY, urls.dataset.urls);
+      showUrls(urls.closest('table'), urls.dataset.urls);
+    }
+    if (!copy) return;
+    try {
+      await navigator.clipboard.writeText(copy.dataset.copy);
+    } catch {
+      // No clipboard API (a page served over plain HTTP to another host): copy through a selected text area.
+      const area = Object.assign(document.createElement('textarea'), { value: copy.dataset.copy });
+      document.body.append(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    copy.textContent = 'Copied';
+    setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
+  });
 }
+
+/** The rows as this page's controls say: the remembered ping URL kind, and the Copy buttons shown. */
+function dressRows() {
+  const table = document.querySelector('table#checks');
+  if (!table) return;
+  for (const button of table.querySelectorAll('button[data-copy]')) button.hidden = false;
+  const mode = localStorage.getItem(URLS_KEY);
+  if ((mode === 'uuid' || mode === 'slug') && !new URL(location.href).searchParams.has('urls')) showUrls(table, mode);
+}
+
+/** Search as you type: the filter form's query fetched (one request, 250 ms after the last key) and its results swapped in. */
+function setupFilters(form) {
+  let timer = 0;
+  let asked = 0;
+  const refresh = async () => {
+    const params = new URLSearchParams(new FormData(form));
+    const url = `${form.action}?${params}`;
+    const n = ++asked;
+    const res = await fetch(url, { headers: { accept: 'text/html' } });
+    if (!res.ok || n !== asked) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').querySelector('#list-results');
+    if (!fresh) return;
+    document.querySelector('#list-results').replaceWith(document.adoptNode(fresh));
+    history.replaceState(null, '', res.url);
+    dressRows();
+  };
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh().catch(() => undefined), 250);
+  };
+  form.querySelector('input[type="search"]').addEventListener('input', soon);
+  form.addEventListener('change', (event) => {
+    if (event.target.type !== 'search') soon();
+  });
+}
+
+const source = document.querySelector('meta[name="live-status"]')?.content;
+const findList = () => document.querySelector('table#checks[data-live]');
+if (source) setupLive(source, findList);
+if (findList() || document.querySelector('form.list-filters')) {
+  setupToggles();
+  setupRows();
+  dressRows();
+}
+const filters = document.querySelector('form.list-filters');
+if (filters) setupFilters(filters);
