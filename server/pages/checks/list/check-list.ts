@@ -25,7 +25,7 @@ import { listPage, ROW_FIELDS, rowsOf, type Row, type RowDoc } from './list-find
 import { downCountOf, sendLive } from '../../kit/glance.js';
 import { checkFilterOf, checkSegment } from '../../kit/wall-checks.js';
 import { slugPingUrl, uuidPingUrl } from './ping-urls.js';
-import { kindIconOf } from './kind-icons.js';
+import { kindIconOf } from '../../kit/kind-icons.js';
 
 declare module 'express-session' {
   interface SessionData {

@@ -5,7 +5,7 @@ import type { ProjectPageView } from '../../kit/views.js';
 import type { LIST_SORTS, LIST_STATUSES, ListQuery } from './list-query.js';
 import type { Row } from './list-find.js';
 import type { Chip, Counts } from './list-counts.js';
-import type { KindIcon } from './kind-icons.js';
+import type { KindIcon } from '../../kit/kind-icons.js';
 
 /** views/checks.eta: one page of a project's checks, the filter bar's counts and chips, and helpers for the links. */
 export interface ChecksView extends ProjectPageView {
