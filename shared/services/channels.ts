@@ -9,7 +9,8 @@ import { Project } from '../models/project.js';
 import { parseChannelSettings, validateChannelValue } from '../notify/kinds.js';
 import type { GroupSettings } from '../notify/providers/group.js';
 import { AppError } from '../errors.js';
-import { unassignChannel } from '../checks/store.js';
+import { changeChecks, readChecks, unassignChannel } from '../checks/store.js';
+import { Check } from '../models/check.js';
 import { unconfirmedAfter } from './email-channels.js';
 
 /** What {@link createChannel} needs. */
@@ -129,4 +130,29 @@ export async function deleteChannel(id: string): Promise<ChannelDoc> {
   if (!channel) throw new AppError(404, `channel not found: ${id}`);
   await unassignChannel(channel.projectId, id);
   return channel;
+}
+
+/** Which checks {@link assignChannel} changes: every check of the project, or the listed UUIDs (others are ignored). */
+export type AssignedChecks = 'all' | readonly string[];
+
+/**
+ * Assigns a channel to checks of its project (`on`) or takes it off them, through the check store's guarded writer, so
+ * a concurrent ping or edit of a check is never lost: each check's list is recomputed from the check as stored.
+ *
+ * @param channel - The channel (its `projectId` bounds the checks).
+ * @param which - `all`, or check UUIDs; a UUID of another project's check changes nothing.
+ * @returns How many checks changed.
+ * @throws Error when a check keeps changing under its writer; the driver's error.
+ */
+export async function assignChannel(channel: Pick<ChannelDoc, '_id' | 'projectId'>, which: AssignedChecks, on: boolean): Promise<number> {
+  const filter = which === 'all' ? { projectId: channel.projectId } : { projectId: channel.projectId, _id: { $in: [...which] } };
+  const ids = (await Check.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((check) => check._id);
+  const checks = (await readChecks(ids)).filter((check) => check.projectId === channel.projectId);
+  const applied = await changeChecks(checks, (check) => {
+    const has = check.channels.includes(channel._id);
+    if (has === on) return { change: null, result: false };
+    const channels = on ? [...check.channels, channel._id] : check.channels.filter((id) => id !== channel._id);
+    return { change: { set: { channels } }, result: true };
+  });
+  return [...applied.values()].filter(({ result }) => result).length;
 }

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Project, type ProjectDoc } from '../models/project.js';
 import { config } from '../config.js';
+import { AppError } from '../errors.js';
 
 /** A new project and its plain keys. */
 export interface NewProject {
@@ -68,4 +69,18 @@ export async function createProject(input: ProjectInput): Promise<NewProject> {
     created: new Date(),
   });
   return { project: project.toObject<ProjectDoc>(), apiKey, apiKeyReadonly, pingKey };
+}
+
+/**
+ * Gives a project a new ping key (22 URL-safe characters): its checks' slug ping URLs and email addresses change at
+ * once and the old key no longer pings; UUID ping URLs stay.
+ *
+ * @returns The new ping key.
+ * @throws AppError(404) `project not found: <id>`; the driver's error.
+ */
+export async function rotatePingKey(projectId: string): Promise<string> {
+  const pingKey = randomToken(22);
+  const res = await Project.updateOne({ _id: projectId }, { $set: { pingKey } });
+  if (res.matchedCount === 0) throw new AppError(404, `project not found: ${projectId}`);
+  return pingKey;
 }

@@ -64,8 +64,11 @@ function kindOf(value: string): ScheduleKind {
   return value === 'cron' || value === 'oncalendar' ? value : 'simple';
 }
 
-/** The values of a stored check, or of a new one (simple, 1 day, grace 1 hour, UTC). */
-export function valuesOf(check: CheckDoc | null): CheckFormValues {
+/**
+ * The values of a stored check, or of a new one (simple, 1 day, grace 1 hour, UTC).
+ * @param channelIds - A new check's integrations, ticked (the web app offers all of the project's); a stored check keeps its own.
+ */
+export function valuesOf(check: CheckDoc | null, channelIds: readonly string[] = []): CheckFormValues {
   const c = check ?? { name: '', slug: '', tags: '', desc: '', kind: 'simple', timeout: 86400, grace: 3600, schedule: DEFAULT_CRON, tz: 'UTC' };
   const calendar = c.kind === 'oncalendar';
   const [timeoutValue, timeoutUnit] = inUnits(c.timeout);
@@ -78,7 +81,7 @@ export function valuesOf(check: CheckDoc | null): CheckFormValues {
     filterSubject: check?.filterSubject ?? false, filterBody: check?.filterBody ?? false,
     filterHttpBody: check?.filterHttpBody ?? false, filterDefaultFail: check?.filterDefaultFail ?? false,
     startKw: check?.startKw ?? '', successKw: check?.successKw ?? '', failureKw: check?.failureKw ?? '',
-    channels: check?.channels ?? [], rules: ruleValuesOf(check),
+    channels: check?.channels ?? [...channelIds], rules: ruleValuesOf(check),
   };
 }
 

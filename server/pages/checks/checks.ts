@@ -69,7 +69,11 @@ export function checksRouter(deps: AppDeps): Router {
       throw err;
     }
   };
-  router.get('/projects/:projectId/checks/new/', projectAccess('write'), (req, res) => editor(req, res, null, valuesOf(null), null));
+  // A new check starts with every integration of the project ticked, as in the reference.
+  router.get('/projects/:projectId/checks/new/', projectAccess('write'), async (req, res) => {
+    const channels = await Channel.find({ projectId: accessOf(res).project._id }, { _id: 1 }).lean<Pick<ChannelDoc, '_id'>[]>();
+    await editor(req, res, null, valuesOf(null, channels.map((channel) => channel._id)), null);
+  });
   router.post('/projects/:projectId/checks/', projectAccess('write'), (req, res) => save(req, res, null));
   router.get(`${ONE}edit/`, projectAccess('write'), async (req, res) => {
     const check = await checkOfPath(req, res);

@@ -5,6 +5,8 @@
  * (shared/notify/channel-status.ts, as `hc-admin channel test`), at most once per {@link TEST_INTERVAL_SECONDS} per channel,
  * {@link TESTS_PER_USER} an hour per person and {@link TESTS_PER_PROJECT} per project (so no one mails an address over and over).
  * An email address added gets a confirmation mail (server/pages/integrations/channel-links.ts), limited per address and client.
+ * As in the reference, a channel added here is assigned to every check of the project unless its form's "Assign to all
+ * existing checks" is unticked (the Management API assigns nothing); its edit page switches its checks (integration-checks.ts).
  */
 import { Router, type Request, type Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -14,7 +16,7 @@ import { Notification, type NotificationDoc } from '../../../shared/models/notif
 import { AppError } from '../../../shared/errors.js';
 import { CAN } from '../../../shared/services/members.js';
 import { sendTestNotification } from '../../../shared/notify/channel-status.js';
-import { createChannel, deleteChannel, newAddresses, updateChannel } from '../../../shared/services/channels.js';
+import { assignChannel, createChannel, deleteChannel, newAddresses, updateChannel } from '../../../shared/services/channels.js';
 import { unconfirmedAfter } from '../../../shared/services/email-channels.js';
 import { UUID_RE } from '../../../shared/domain/ids.js';
 import type { AppDeps } from '../../deps.js';
@@ -28,6 +30,10 @@ import { channelOfForm, channelValuesOf, choosingKind, DIRECTIONS, submittedChan
 import { channelFormView } from './channel-view.js';
 import type { AccountLimits } from '../kit/limits.js';
 import { allowConfirmations, mailInBackground } from './channel-links.js';
+import { ticked } from '../kit/forms.js';
+import { kindIcon, kindLabel } from './integration-icons.js';
+import { forMembers } from './integration-messages.js';
+import { assignedChecks, integrationChecksRouter } from './integration-checks.js';
 import type { IntegrationRow, TestResult } from './views.js';
 
 /** Shortest time between two tests of one channel, seconds. */
@@ -55,7 +61,9 @@ async function rowOf(channel: ChannelDoc): Promise<IntegrationRow> {
     Check.countDocuments({ projectId: channel.projectId, channels: channel._id }),
     Notification.findOne({ channelId: channel._id }).sort({ created: -1 }).lean<NotificationDoc>(),
   ]);
-  return { channel, json: presentChannelSettings(channel), checks, last: last ? presentNotification({ notification: last, channel }) : null };
+  const shown = last ? presentNotification({ notification: last, channel }) : null;
+  const badge = !channel.lastNotify ? 'never' : channel.lastError ? 'failed' : 'ok';
+  return { channel, json: presentChannelSettings(channel), checks, badge, icon: kindIcon(channel.kind), kindLabel: kindLabel(channel.kind), last: shown && { ...shown, error: forMembers(shown.error, { channelId: channel._id }) } };
 }
 
 /** Routes of the integrations page. */
@@ -82,36 +90,44 @@ export function integrationsRouter(deps: AppDeps, options: WebOptions, limits: A
     return null;
   };
 
-  const listPage = async (req: Request, res: Response, extra: { values?: ChannelFormValues; error?: FieldError | null; test?: TestResult } = {}, status = 200) => {
+  router.use(integrationChecksRouter());
+  const listPage = async (req: Request, res: Response, extra: { values?: ChannelFormValues; error?: FieldError | null; test?: TestResult; assignAll?: boolean } = {}, status = 200) => {
     const { project, role } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
     const rows = await Promise.all(channels.map(rowOf));
-    const data = { values: channelValuesOf(null), error: null, test: null, ...extra };
+    const data = { values: channelValuesOf(null), error: null, test: null, assignAll: true, ...extra };
+    if (data.error) data.error = new FieldError(data.error.field, forMembers(data.error.message));
+    if (data.test) data.test = { ...data.test, text: forMembers(data.test.text, { channelId: data.test.channelId }) };
     const form = channelFormView(data.values, data.error, channels);
     render(req, res, 'integrations', { title: `Integrations · ${project.name}`, tab: 'integrations', project, role, can: CAN, rows, form, directions: DIRECTIONS, ...data }, status);
   };
   const editPage = async (req: Request, res: Response, channel: ChannelDoc, values: ChannelFormValues, error: FieldError | null, status = 200) => {
     const { project, role } = accessOf(res);
     const channels = await Channel.find({ projectId: project._id }).sort({ created: 1, _id: 1 }).lean<ChannelDoc[]>();
-    const form = channelFormView(values, error, channels, channel._id);
-    render(req, res, 'integration-edit', { title: `Edit ${channel.name || channel.kind}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error, form, directions: DIRECTIONS }, status);
+    const shownError = error && new FieldError(error.field, forMembers(error.message, { channelId: channel._id }));
+    const form = channelFormView(values, shownError, channels, channel._id);
+    const assigned = await assignedChecks(channel);
+    render(req, res, 'integration-edit', { title: `Edit ${channel.name || kindLabel(channel.kind)}`, tab: 'integrations', project, role, channel, json: presentChannelSettings(channel), values, error: shownError, form, directions: DIRECTIONS, assigned }, status);
   };
 
   router.get('/projects/:projectId/integrations/', projectAccess('read'), (req, res) => listPage(req, res));
   router.post('/projects/:projectId/integrations/', projectAccess('write'), async (req, res) => {
     const { project } = accessOf(res);
     const values = submittedChannel(req, null);
-    if (choosingKind(req)) return listPage(req, res, { values });
+    const assignAll = ticked(req, 'assign_all');
+    if (choosingKind(req)) return listPage(req, res, { values, assignAll });
     try {
       const input = await channelOfForm(project._id, values, null);
       await allowConfirmations(req, limits.confirm, unconfirmedAfter(null, input.kind, input.value));
       const channel = await createChannel({ projectId: project._id, ...input }, deps.clock());
       mailInBackground(options, channel, newAddresses(null, channel), deps.clock());
+      const assigned = assignAll ? await assignChannel(channel, 'all', true) : 0;
+      const to = assigned === 0 ? 'Integration added; new checks made here get it too.' : `Integration added to ${assigned} check${assigned === 1 ? '' : 's'}.`;
+      req.session.notice = assignAll ? to : 'Integration added; no check uses it yet.';
     } catch (err) {
-      if (err instanceof FieldError) return listPage(req, res, { values, error: err }, 400);
+      if (err instanceof FieldError) return listPage(req, res, { values, error: err, assignAll }, 400);
       throw err;
     }
-    req.session.notice = 'Integration added.';
     res.redirect(303, `/projects/${project._id}/integrations/`);
   });
 

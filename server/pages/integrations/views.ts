@@ -7,6 +7,7 @@ import type { FieldError } from '../kit/forms.js';
 import type { ProjectPageView } from '../kit/views.js';
 import type { ChannelFormValues, DIRECTIONS } from './channel-form.js';
 import type { ChannelFormView } from './channel-view.js';
+import type { AssignedCheckRow } from './integration-checks.js';
 
 /** What a test answered, shown beside its channel. */
 export interface TestResult {
@@ -20,6 +21,11 @@ export interface IntegrationRow {
   channel: ChannelDoc;
   json: ChannelSettingsJson;
   checks: number;
+  /** The channel's own record of its last delivery attempt. */
+  badge: 'ok' | 'failed' | 'never';
+  /** The kind's icon, SVG markup (integration-icons.ts). */
+  icon: string;
+  kindLabel: string;
   last: NotificationJson | null;
 }
 
@@ -32,6 +38,8 @@ export interface IntegrationsView extends ProjectPageView {
   values: ChannelFormValues;
   error: FieldError | null;
   test: TestResult | null;
+  /** Whether the add form's "Assign to all existing checks" is ticked. */
+  assignAll: boolean;
 }
 
 /** views/integration-edit.eta: one integration's editor. */
@@ -42,6 +50,8 @@ export interface IntegrationEditView extends ProjectPageView {
   error: FieldError | null;
   form: ChannelFormView;
   directions: typeof DIRECTIONS;
+  /** The project's checks, each on or off for this integration (views/integration-checks.eta). */
+  assigned: AssignedCheckRow[];
 }
 
 /** views/integration-delete.eta: the confirmation before an integration is deleted. */

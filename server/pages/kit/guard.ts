@@ -11,6 +11,7 @@ import { accessTo } from '../../../shared/services/access.js';
 import { findUser } from '../../../shared/services/users.js';
 import { UUID_RE } from '../../../shared/domain/ids.js';
 import { AppError } from '../../../shared/errors.js';
+import { Channel } from '../../../shared/models/channel.js';
 import { currentUser } from './render.js';
 import { wallProject } from './wall-grant.js';
 
@@ -80,6 +81,8 @@ export function projectAccess(need: keyof typeof CAN, { leaving = false } = {}):
     }
     // Set before the role check, so a refusal's error page keeps the project's navigation (server/pages/render.ts).
     res.locals.access = { project, role } satisfies ProjectAccess;
+    // The project tabs mark Integrations while any integration's last delivery failed (the channel keeps its last error).
+    if (req.method === 'GET' && !req.path.endsWith('.json')) res.locals.pageData = { ...(res.locals.pageData as object | undefined), integrationsFailing: Boolean(await Channel.exists({ projectId: project._id, lastError: { $nin: ['', null] } })) };
     if (!CAN[need](role)) throw new AppError(403, `your role in this project (${ROLE_LABELS[role]}) does not allow this`);
     next();
   };

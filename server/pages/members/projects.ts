@@ -1,7 +1,7 @@
 /**
  * The project list (each project's counts per status, troubled first) and a project's settings (docs/web-app.md):
- * create, rename, delete (owner, confirmed by typing the name), the ping key (read-write and owner), named API keys made and revoked by the owner (sudo mode), shown once,
- * and whether members need a second factor.
+ * create, rename, delete (owner, confirmed by typing the name), the ping key (read-write and owner, who may rotate it), named API keys made and revoked by the owner (sudo mode), shown once,
+ * the Prometheus metrics URL (its key is a read-only API key), how many checks of the limit are used, and whether members need a second factor.
  */
 import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
@@ -18,6 +18,9 @@ import { hasSecondFactor } from '../../../shared/services/second-factor.js';
 import { Project } from '../../../shared/models/project.js';
 import { glanceAt, projectsWithCounts, sendLive } from '../kit/glance.js';
 import { UUID_RE } from '../../../shared/domain/ids.js';
+import { Check } from '../../../shared/models/check.js';
+import { config } from '../../../shared/config.js';
+import { rotatePingKey } from '../../../shared/services/projects.js';
 import type { SettingsView } from './views.js';
 
 /** The name typed, trimmed. @throws AppError(400) when empty or too long. */
@@ -61,8 +64,9 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
 
   const settingsPage = async (req: Request, res: Response, data: Partial<Pick<SettingsView, 'newKey' | 'error'>> = {}, status = 200): Promise<void> => {
     const { project, role } = accessOf(res);
-    const keys = CAN.manage(role) ? await apiKeysOf(project._id) : [];
-    render(req, res, 'settings', { title: `Settings · ${project.name}`, tab: 'settings', project, role, can: CAN, keys, newKey: null, error: '', ...data }, status);
+    const [keys, checkCount] = await Promise.all([CAN.manage(role) ? apiKeysOf(project._id) : [], Check.countDocuments({ projectId: project._id })]);
+    const metrics = config.ops.prometheusEnabled ? `${config.baseUrl}/projects/${project._id}/metrics/` : null;
+    render(req, res, 'settings', { title: `Settings · ${project.name}`, tab: 'settings', project, role, can: CAN, keys, newKey: null, error: '', checkCount, metrics, ...data }, status);
   };
   router.get('/projects/:projectId/settings/', projectAccess('read'), (req, res) => settingsPage(req, res));
   router.post('/projects/:projectId/settings/name', projectAccess('manage'), async (req, res) => {
@@ -76,6 +80,12 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
     await renameProject(project._id, name);
     req.session.notice = 'Project renamed.';
     res.redirect(303, `/projects/${project._id}/settings/`);
+  });
+  router.post('/projects/:projectId/settings/ping-key', projectAccess('write'), async (req, res) => {
+    const { project } = accessOf(res);
+    await rotatePingKey(project._id);
+    req.session.notice = 'New ping key made: update the slug ping URLs and ping email addresses your jobs use.';
+    res.redirect(303, `/projects/${project._id}/settings/#ping-h`);
   });
   router.post('/projects/:projectId/delete', projectAccess('manage'), async (req, res) => {
     const { project } = accessOf(res);
@@ -102,7 +112,7 @@ export function projectsRouter(clock: Clock, redis: Redis): Router {
     const { project } = accessOf(res);
     try {
       const { doc, key } = await createApiKey(project._id, fieldOf(req, 'name'), fieldOf(req, 'access') === 'ro', clock());
-      await settingsPage(req, res, { newKey: { name: doc.name, key } });
+      await settingsPage(req, res, { newKey: { name: doc.name, key, readOnly: doc.readOnly } });
     } catch (err) {
       if (!(err instanceof AppError && err.status === 400)) throw err;
       await settingsPage(req, res, { error: `${err.message}.` }, 400);

@@ -19,8 +19,12 @@ export interface ProjectsView extends PageView {
 export interface SettingsView extends ProjectPageView {
   can: typeof CAN;
   keys: ApiKeyDoc[];
-  newKey: { name: string; key: string } | null;
+  newKey: { name: string; key: string; readOnly: boolean } | null;
   error: string;
+  /** The project's checks, shown against its `checkLimit`. */
+  checkCount: number;
+  /** `<BASE_URL>/projects/<id>/metrics/` when the metrics endpoint is on, else null. */
+  metrics: string | null;
 }
 
 /** views/members.eta: the members, the pending invitations (managers only), an invitation just made and the last form's error. */

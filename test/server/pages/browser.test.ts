@@ -76,7 +76,7 @@ describe('web app in a browser', function () {
       await web.fill('#webhook-url', `${receiver.url}/alert`);
       await page.select('#channel-notify', 'down');
       await web.submit('form.channel-form button.primary');
-      expect(await web.text('#integrations')).to.contain('local receiver').and.contain('webhook');
+      expect(await web.text('#integrations')).to.contain('local receiver').and.contain('Webhook');
       await web.submit('#integrations form[action$="/test"] button');
       expect(await web.text('#test-result')).to.contain('Test: delivered');
       expect(receiver.requests.map((r) => r.url)).to.deep.equal(['/alert']);
@@ -110,12 +110,13 @@ describe('web app in a browser', function () {
       const backup = await buildCheck(keys, { name: 'nightly backup', timeout: 1, grace: 1 });
       const other = await buildCheck(keys, { name: 'hourly sync' });
 
-      // The webhook, alerting on down only, assigned to one of the two checks in that check's editor.
+      // The webhook, alerting on down only, not assigned to all existing checks, then to one of the two in that check's editor.
       await web.goto(`${base}integrations/`);
       await page.select('#channel-kind', 'webhook');
       await web.fill('#channel-name', 'ops hook');
       await web.fill('#webhook-url', `${receiver.url}/hook`);
       await page.select('#channel-notify', 'down');
+      await page.click('#assign-all');
       await web.submit('form.channel-form button.primary');
       const channel = await Channel.findOne({ projectId: project?._id, name: 'ops hook' }).lean();
       await web.goto(`${base}checks/${backup._id}/edit/`);
@@ -158,7 +159,9 @@ describe('web app in a browser', function () {
       const row = `tr[data-channel="${channel?._id}"]`;
       expect(await web.text(`${row} .channel-checks`)).to.equal('1');
       expect((await web.text(`${row} .last-delivery`)).replace(/\s+/g, ' ').trim())
-        .to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: failed, retried 2 times received status code 500: upstream exploded$/);
+        .to.match(/^(just now|\d+ \w+ ago): failed, retried 2 times received status code 500: upstream exploded$/);
+      expect(await web.text(`${row} .delivery-badge`)).to.equal('last delivery failed');
+      expect(await web.text('#integrations-tab')).to.contain('(a delivery failed)');
       await web.goto(`${base}checks/${other._id}/`);
       expect([await web.text('#check-channels'), await web.text('#no-notifications')]).to.deep.equal(['none', 'No alerts sent yet.']);
       expect(web.errors).to.deep.equal([]);

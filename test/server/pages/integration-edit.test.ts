@@ -73,7 +73,7 @@ describe('integrations page: editing through the kind’s form', () => {
     const channel = await buildChannel(built, { name: 'chat', kind: 'slack', value: 'https://hooks.slack.com/services/T0/B0/XXXX' });
     const res = await agent.post(`${base}${channel._id}/`).type('form').send({ _csrf, kind: 'discord', fields_kind: 'discord', name: 'chat', notify: 'both', url: '' });
     expect(res.status).to.equal(400);
-    expect(res.text).to.contain('<p class="field-error" id="url-error">invalid channel value: &quot;url&quot; is required</p>');
+    expect(res.text).to.contain('<p class="field-error" id="url-error">&quot;url&quot; is required</p>');
     expect(await stored(channel._id)).to.equal('https://hooks.slack.com/services/T0/B0/XXXX');
   });
 

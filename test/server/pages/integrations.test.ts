@@ -57,7 +57,7 @@ describe('integrations in the browser', () => {
     const { agent, _csrf, base } = await setUp();
     const bad = await agent.post(base).type('form').send({ _csrf, kind: 'webhook', name: 'hook', url: 'not a url', notify: 'both' });
     expect(bad.status).to.equal(400);
-    expect(bad.text).to.contain('<p class="field-error" id="url-error">invalid channel value: &quot;url&quot; must be a valid uri with a scheme matching the http|https pattern</p>');
+    expect(bad.text).to.contain('<p class="field-error" id="url-error">&quot;url&quot; must be a valid uri with a scheme matching the http|https pattern</p>');
     const badKind = await agent.post(base).type('form').send({ _csrf, kind: 'carrier-pigeon', name: 'x', url: 'x', notify: 'both' });
     expect(badKind.text).to.contain('id="kind-error">choose a kind</p>');
     expect(await Channel.countDocuments()).to.equal(0);

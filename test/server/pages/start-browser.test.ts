@@ -132,7 +132,8 @@ describe('web app from npm start, in a browser', function () {
     await owner.page.waitForFunction(() => document.querySelectorAll('#preview li').length === 5 && document.querySelector('#schedule-error')?.textContent === '');
     const runs = await owner.page.$$eval('#preview time', (times) => times.map((t) => t.textContent ?? ''));
     for (const text of runs) expect(text).to.match(/^\w{3} \d{4}-\d\d-\d\d 02:30 EE[S]?T$/);
-    await owner.page.click('input[name="channel"]');
+    // The project's integration is ticked already: a new check made in the web app gets every integration.
+    expect(await owner.page.$eval('input[name="channel"]', (box) => box.checked)).to.equal(true);
     await owner.page.screenshot({ path: join(TEST_OUTPUT_DIR, 'webapp-check-editor.png'), fullPage: true });
     await owner.submit('form.editor button[type=submit]');
     const checkPath = owner.path();

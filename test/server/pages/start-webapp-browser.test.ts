@@ -150,12 +150,12 @@ describe('web app from npm start, in a browser, as a new user', function () {
     await owner.goto(`${base}integrations/`);
     expect(await owner.text('#integrations tbody tr')).not.to.contain('unconfirmed');
 
-    /** Creates a simple check with the integration from the editor; answers its path and ping URL. */
+    /** Creates a simple check from the editor, which has the integration ticked already; answers its path and ping URL. */
     const newCheck = async (name: string): Promise<{ path: string; id: string; pingUrl: string }> => {
       await owner.goto(`${base}checks/new/`);
       await owner.fill('#name', name);
       await page.click('input[name="kind"][value="simple"]');
-      await page.click(`input[name="channel"][value="${channelId}"]`);
+      expect(await page.$eval(`input[name="channel"][value="${channelId}"]`, (box) => box.checked), 'the integration ticked by default').to.equal(true);
       await owner.submit('form.editor button[type=submit]');
       const path = owner.path();
       expect(await owner.text('#check-channels')).to.equal('ops mail');
