@@ -80,15 +80,20 @@ export function shownStatusOf(row: Pick<ListRow, 'live' | 'running'>): ListStatu
 /** Trouble order of {@link ListStatus}es, worst first: a tag's chip takes its checks' worst. */
 export const TROUBLE: readonly ListStatus[] = ['down', 'grace', 'started', 'up', 'new', 'paused'];
 
-/** Names as people read them: English, digits as numbers, case and accents ignored ("a" before "B", "check 2" before "check 10"). */
-const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /**
- * The name order of the list: natural name order, then creation, then `_id`, so pages never overlap. The embedded
- * database ignores a find's collation, so list-find.ts sorts by name with this in code.
+ * A name's key in natural order, as people read names: accents and case ignored, each run of digits compared as a
+ * number ("a" before "B", "check 2" before "check 10"). A plain string comparison of two keys gives the order.
+ */
+export function naturalKey(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(20, '0'));
+}
+/**
+ * The name order of the list: natural name order ({@link naturalKey}), then creation, then `_id`, so pages never
+ * overlap. The embedded database ignores a find's collation, so list-find.ts sorts by name with these keys in code.
  */
 export const byName = (a: Pick<ListRow, 'name' | 'created' | '_id'>, b: Pick<ListRow, 'name' | 'created' | '_id'>): number =>
-  natural.compare(a.name, b.name) || a.created.getTime() - b.created.getTime() || compare(a._id, b._id);
+  compare(naturalKey(a.name), naturalKey(b.name)) || a.created.getTime() - b.created.getTime() || compare(a._id, b._id);
 const SORTERS: Record<ListSort, (a: ListRow, b: ListRow) => number> = {
   created: (a, b) => a.created.getTime() - b.created.getTime(),
   name: byName,
