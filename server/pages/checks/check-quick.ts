@@ -51,9 +51,9 @@ export function quickOf(check: CheckDoc): QuickEdit {
   return { name: check.name, tags: check.tags, schedule: check.kind === 'simple' ? null : check.schedule, error: null };
 }
 
-/** The project's tags, for the tag field's datalist. */
+/** The project's tags, for the tag field's datalist: from the distinct `tags` values, not every check. */
 export async function tagOptionsOf(projectId: string): Promise<string[]> {
-  return projectTags(await Check.find({ projectId }, { tags: 1 }).lean<Pick<CheckDoc, 'tags'>[]>());
+  return projectTags((await Check.distinct('tags', { projectId })).filter((tags): tags is string => typeof tags === 'string'));
 }
 
 /** The form's page (status 400 with the error). */

@@ -52,7 +52,7 @@ export function checksRouter(deps: AppDeps): Router {
     const others = all.filter((other) => other._id !== check?._id);
     const preview = values.kind !== 'simple' ? previewRuns(scheduleOf(values), values.tz, deps.clock()) : null;
     const title = check ? `Edit ${checkName(check)}` : 'New check';
-    const hints = { tagOptions: projectTags(all), zoneNames: zoneNames(), slugSuggestion: suggestedSlug(values.name, values.slug) };
+    const hints = { tagOptions: projectTags(all.map((c) => c.tags)), zoneNames: zoneNames(), slugSuggestion: suggestedSlug(values.name, values.slug) };
     render(req, res, 'check-edit', { title, tab: 'checks', role: accessOf(res).role, project, check, values, units: UNITS, channels, others, preview, error, ...hints }, status);
   };
   const save = async (req: Request, res: Response, check: CheckDoc | null) => {

@@ -6,10 +6,12 @@
 import moment from 'moment-timezone';
 import { slugify } from '../../../shared/domain/slug.js';
 
-/** Every tag used by `checks`, once each, in reading order ("a" before "B"). */
-export function projectTags(checks: ReadonlyArray<{ tags: string }>): string[] {
-  const tags = new Set(checks.flatMap((c) => c.tags.split(/\s+/).filter(Boolean)));
-  return [...tags].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true }));
+const reading = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Every tag of the space-separated `tagLists` (a check's `tags` each), once each, in reading order ("a" before "B"). */
+export function projectTags(tagLists: readonly string[]): string[] {
+  const tags = new Set(tagLists.flatMap((list) => list.split(/\s+/).filter(Boolean)));
+  return [...tags].sort(reading.compare);
 }
 
 /** The IANA zone names moment-timezone knows (about 600), for the zone picker's datalist. */
